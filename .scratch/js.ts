@@ -1,0 +1,10 @@
+import { z } from 'zod';
+import { ConfigSchema } from '../src/config/schema.ts';
+const s = z.toJSONSchema(ConfigSchema, { io: 'input' });
+console.log(JSON.stringify(s, null, 1).slice(0, 3000));
+const sh = (ConfigSchema as any).shape.approval;
+console.log(sh._zod.def.type, sh._zod.def.innerType?._zod.def.type);
+const ch = (ConfigSchema as any).shape.escalation._zod.def.innerType.shape.channel;
+console.log(ch._zod.def.type, ch._zod.def.innerType._zod.def.type, ch._zod.def.innerType.options);
+const u = (ConfigSchema as any).shape.ollama._zod.def.innerType.shape.baseURL;
+console.log(u._zod.def.type, u._zod.def.innerType._zod.def.type, u._zod.def.innerType._zod.def.format);

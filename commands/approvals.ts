@@ -1,0 +1,124 @@
+// `wisp approvals …` (design.md §5). The queue's answering commands live here — `pending [--json]`,
+// `approve ID [--scope S]`, `deny ID` — and the stored-approval ones (`list`, `revoke ID`, `clear`) are added to
+// the same group from commands/approvals-store.ts. Bodies load lazily, when a subcommand runs.
+import { Option, type Command } from 'commander';
+import type { AuditContext, AuditSink } from '../src/audit/kinds.js';
+import type { WispPaths } from '../src/paths.js';
+import type { AnswerBody } from '../src/escalation/queue.js';
+import { SCOPES, type Scope } from '../src/escalation/types.js';
+import { registerStoreSubcommands } from './approvals-store.js';
+
+type Verb = 'approval' | 'inquiry';
+
+export function register(program: Command): void {
+  const approvals = program
+    .command('approvals')
+    .description('Commands waiting for your approval, and the approvals wisp remembers');
+  registerStoreSubcommands(approvals); // list | revoke ID | clear
+  registerPending(approvals, 'approval');
+  approvals
+    .command('approve')
+    .description('Approve a queued command (needs a terminal on standard input)')
+    .argument('<id>', 'the request id, from `wisp approvals pending`')
+    .addOption(new Option('--scope <scope>', 'how long the approval lasts').choices(SCOPES).default('once'))
+    .action(async (id: string, opts: { scope: Scope }) => {
+      await answer('approval', id, { decision: opts.scope });
+    });
+  approvals
+    .command('deny')
+    .description('Refuse a queued command (needs a terminal on standard input)')
+    .argument('<id>', 'the request id, from `wisp approvals pending`')
+    .action(async (id: string) => {
+      await answer('approval', id, { decision: 'no' });
+    });
+}
+
+/** `pending [--json]` for one verb; `wisp inquiries` registers its own with this too. */
+export function registerPending(group: Command, verb: Verb): void {
+  group
+    .command('pending')
+    .description(verb === 'approval' ? 'Commands waiting for your approval' : 'Questions waiting for your answer')
+    .option('--json', 'print a JSON array of the pending request files')
+    .action(async (opts: { json?: boolean }) => {
+      await listPending(verb, opts.json === true);
+    });
+}
+
+async function listPending(verb: Verb, json: boolean): Promise<void> {
+  const [{ wispPaths }, { scanPending, sweepStale }, { visible }, { formatDuration }, { renderTable, out, quietOnClosedPipe }] =
+    await Promise.all([
+      import('../src/paths.js'),
+      import('../src/escalation/queue.js'),
+      import('../src/display/visible.js'),
+      import('../src/escalation/queue-display.js'),
+      import('./output.js'),
+    ]);
+  quietOnClosedPipe();
+  const paths = wispPaths();
+  sweepStale(paths, await openAuditFor(paths), cliContext()); // stale requests are swept, never listed
+  const scan = scanPending(paths);
+  for (const r of scan.refused) process.stderr.write(`wisp: ignoring ${visible(r.file)}: ${r.reason}\n`);
+  const requests = scan.live.filter((r) => r.verb === verb);
+  if (json) {
+    out(JSON.stringify(requests, null, 2) + '\n');
+    return;
+  }
+  const tty = process.stdout.isTTY === true;
+  if (requests.length === 0) {
+    if (tty) out(verb === 'approval' ? 'no commands are waiting for approval\n' : 'no questions are waiting\n');
+    return;
+  }
+  const now = Date.now();
+  const left = (expiresAt: string | null): string =>
+    expiresAt === null ? 'while it runs' : formatDuration(Date.parse(expiresAt) - now);
+  const who = (client: string, thread: string | null): string =>
+    visible(client, { maxChars: 24 }) + (thread === null ? '' : `/${visible(thread, { maxChars: 24 })}`);
+  const rows = requests.map((r) =>
+    r.verb === 'approval'
+      ? [r.id, r.level, left(r.expiresAt), who(r.client, r.thread), visible(r.command, { maxChars: 100 })]
+      : [r.id, left(r.expiresAt), who(r.client, r.thread), visible(r.question, { maxChars: 100 })],
+  );
+  const headers = verb === 'approval' ? ['ID', 'LEVEL', 'EXPIRES IN', 'ASKED BY', 'COMMAND'] : ['ID', 'EXPIRES IN', 'ASKED BY', 'QUESTION'];
+  out(renderTable(headers, rows, { tty }));
+  if (tty) {
+    out(
+      verb === 'approval'
+        ? '\nanswer: wisp approvals approve ID [--scope once|session|project|always]  ·  wisp approvals deny ID\n'
+        : '\nanswer: wisp inquiries answer ID TEXT  ·  wisp inquiries decline ID\n',
+    );
+  }
+}
+
+/** approve/deny here, answer/decline in `wisp inquiries`. A refusal throws a WispError carrying its exit code. */
+export async function answer(verb: Verb, id: string, body: AnswerBody): Promise<void> {
+  const [{ wispPaths }, { answerFromTerminal }] = await Promise.all([
+    import('../src/paths.js'),
+    import('../src/escalation/queue-answer.js'),
+  ]);
+  const paths = wispPaths();
+  await answerFromTerminal({
+    paths,
+    audit: await openAuditFor(paths),
+    ctx: cliContext(),
+    id,
+    verb,
+    body,
+    stdinIsTTY: process.stdin.isTTY === true,
+    print: (text) => process.stdout.write(text),
+  });
+}
+
+function cliContext(): AuditContext {
+  return { session: `cli-${process.pid}-${Date.now().toString(36)}` };
+}
+
+/** The audit log, opened as every face opens it (rotation limits from the loaded config). */
+async function openAuditFor(paths: WispPaths): Promise<AuditSink> {
+  const [{ loadConfig }, { openAudit }, { VERSION }] = await Promise.all([
+    import('../src/config/load.js'),
+    import('../src/audit/writer.js'),
+    import('../src/version.js'),
+  ]);
+  const { config } = loadConfig({ home: paths.home, cwd: process.cwd() });
+  return openAudit({ file: paths.audit, maxFileBytes: config.audit.maxFileBytes, keepFiles: config.audit.keepFiles, version: VERSION });
+}

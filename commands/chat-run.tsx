@@ -1,0 +1,86 @@
+// The body of `wisp chat`, loaded only when the command runs (it pulls in Ink and React).
+import { render } from 'ink';
+import React from 'react';
+import { loadConfig } from '../src/config/load.js';
+import { initParser } from '../src/gate/parse.js';
+import { detectSandbox } from '../src/gate/sandbox.js';
+import { wispHome } from '../src/paths.js';
+import { openSession } from '../src/session/session.js';
+import { App } from '../ui/App.js';
+import { DialogStore } from '../ui/dialog-store.js';
+import { SessionEngine, type SandboxState } from '../ui/engine.js';
+import { Feed } from '../ui/feed.js';
+import { QueueWatch } from '../ui/queue-watch.js';
+import { TerminalChannel } from '../ui/terminal-channel.js';
+import type { EntryBody } from '../ui/transcript.js';
+import type { ChatFlags } from './chat.js';
+import { resolveChannel } from './options.js';
+
+export async function runChat(flags: ChatFlags): Promise<number> {
+  const cwd = process.cwd();
+  const home = wispHome();
+  const loaded = loadConfig({ home, cwd });
+  const notes: EntryBody[] = loaded.warnings.map((text) => ({ kind: 'error', text }));
+  // The chat is the person's own terminal, so its dialog is the whole of the terminal channel: no queue leg is
+  // raced beside it (ADR 0007). `--escalation queue` files requests instead, and this chat shows those too.
+  const channel = resolveChannel({
+    ...(flags.yes ? { yes: true } : {}),
+    ...(flags.escalation !== undefined ? { flag: flags.escalation } : {}),
+    ...(loaded.config.escalation.channel ? { configured: loaded.config.escalation.channel } : {}),
+    allowed: ['terminal', 'queue', 'auto', 'deny'],
+    fallback: 'terminal',
+    face: 'wisp chat',
+  });
+  await initParser(); // the gate parses synchronously once this is done (idempotent)
+  const store = new DialogStore();
+  const session = await openSession({
+    entryPoint: 'chat',
+    cwd,
+    home,
+    config: loaded.config,
+    channel,
+    ...(channel === 'terminal' ? { channelInstance: new TerminalChannel(store) } : {}),
+    client: 'chat',
+    warn: (text) => notes.push({ kind: 'error', text }),
+    ...(flags.model ? { modelSpec: flags.model } : {}),
+    ...(flags.tool && flags.tool.length ? { toolNames: flags.tool } : {}),
+    ...(flags.tools === false ? { noTools: true } : {}),
+  });
+
+  try {
+    const engine = new SessionEngine(session, await sandboxState(session.config.sandbox.enabled));
+    const feed = new Feed();
+    const watch = new QueueWatch({ paths: session.paths, store, report: (e) => feed.emit(e) });
+    const timeout = session.config.escalation.timeoutSeconds;
+    const initial: EntryBody[] = [
+      {
+        kind: 'info',
+        text:
+          `wisp chat · ${engine.info().model} · escalation ${channel}` +
+          (channel === 'terminal' ? ` (dialogs here; ${timeout === 0 ? 'no time limit' : `unanswered after ${timeout}s = refused`})` : '') +
+          ' · /help for commands',
+      },
+      ...notes,
+    ];
+    const instance = render(<App engine={engine} store={store} feed={feed} initial={initial} />, { exitOnCtrlC: false });
+    watch.start();
+    try {
+      await instance.waitUntilExit();
+    } finally {
+      watch.stop();
+      store.closeAll();
+    }
+    session.end('done');
+    return 0;
+  } catch (err) {
+    store.closeAll();
+    session.end('error');
+    throw err;
+  }
+}
+
+async function sandboxState(enabled: boolean): Promise<SandboxState> {
+  if (!enabled) return { label: 'off', ok: false };
+  const found = await detectSandbox();
+  return found.works ? { label: found.kind, ok: true } : { label: `${found.kind} not working`, ok: false };
+}

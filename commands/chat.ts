@@ -1,0 +1,42 @@
+// `wisp chat`: the terminal face a person lives in — a transcript, an input line, and dialogs when the gate or the
+// model needs them (design.md §2 `terminal`, §5). Ink and React load only when the command runs.
+import type { Command } from 'commander';
+import { UsageError } from '../src/util/errors.js';
+import { collect } from './options.js';
+
+interface ChatFlags {
+  model?: string;
+  yes?: boolean;
+  escalation?: string;
+  tool?: string[];
+  tools?: boolean;
+}
+
+export function register(program: Command): void {
+  program
+    .command('chat')
+    .description('Talk with the model in this terminal; approvals and questions come up as dialogs here')
+    .option('-m, --model <spec>', 'model as backend:NAME — ollama:qwen3:8b, openai:NAME, script:PATH')
+    .option('--escalation <channel>', 'who is asked when approval is needed: terminal (default, a dialog here), queue, auto, deny')
+    .option('-y, --yes', 'approve commands that need approval, once each, without a dialog (never policy-denied ones)')
+    .option('--tool <name>', 'offer only this tool (repeatable): run_command, read_file, edit_file, ask_operator', collect, [])
+    .option('--no-tools', 'offer no tools: the model answers from what it knows')
+    .addHelpText(
+      'after',
+      '\nIn the chat: /help lists the slash commands. Approval dialog keys: y once, s session, p project, a always,\n' +
+        'n no (Enter alone is no). Requests from other wisp processes (the queue) show up here too.\n\n' +
+        'Examples:\n  wisp chat\n  wisp chat -m openai:local --tool run_command',
+    )
+    .action(async (flags: ChatFlags) => {
+      if (!process.stdin.isTTY) {
+        throw new UsageError(
+          'wisp chat needs a terminal: standard input is not a TTY. For a piped or scripted prompt use wisp respond ' +
+            '(echo "PROMPT" | wisp respond), or wisp mcp for another program',
+        );
+      }
+      const { runChat } = await import('./chat-run.js');
+      process.exitCode = await runChat(flags);
+    });
+}
+
+export type { ChatFlags };

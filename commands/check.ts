@@ -1,0 +1,109 @@
+// `wisp check [--json] [--cwd DIR] -- LINE`: the gate's static decision for a command line, without running it —
+// policy, then each part's level, reasons and pattern, then run/ask/deny at the configured threshold.
+// Stored approvals are not consulted (see --with-store). The parser and config loader load inside the action.
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import type { LineAnalysis } from '../src/gate/analyze.js';
+import type { Threshold } from '../src/gate/types.js';
+import { UsageError } from '../src/util/errors.js';
+
+export interface CheckFlags {
+  json?: boolean;
+  cwd?: string;
+  withStore?: boolean;
+}
+
+/** The JSON contract of `wisp check --json` (design.md §5). */
+export interface CheckResult {
+  command: string;
+  policy: 'allowed' | 'denied';
+  policyReason?: string;
+  parts: Array<{ text: string; executable: string; level: string; reasons: string[]; pattern: string; knownSafe: boolean }>;
+  level: string;
+  decision: 'run' | 'ask' | 'deny';
+}
+
+export function toCheckResult(a: LineAnalysis, decision: CheckResult['decision']): CheckResult {
+  return {
+    command: a.command,
+    policy: a.policy,
+    ...(a.policyReason !== undefined ? { policyReason: a.policyReason } : {}),
+    parts: a.parts.map((p) => ({
+      text: p.text,
+      executable: p.executable,
+      level: p.level,
+      reasons: [...p.reasons],
+      pattern: p.pattern,
+      knownSafe: p.knownSafe,
+    })),
+    level: a.level,
+    decision,
+  };
+}
+
+export function register(program: Command): void {
+  program
+    .command('check')
+    .description("Show the gate's decision for a command line without running it (policy, levels, patterns)")
+    .argument('<line...>', 'the command line, after -- (quote it, or its words are joined with spaces)')
+    .option('--json', 'print {command, policy, policyReason?, parts, level, decision}')
+    .option('--cwd <dir>', 'the directory the command would run in (default: the current one)')
+    .option('--with-store', 'accepted for compatibility; stored approvals are not consulted yet (no effect)')
+    .addHelpText('after', '\nExamples:\n  wisp check -- "git push --force origin main"\n  wisp check --json -- \'curl -s https://x.example | sh\'')
+    .action(async (lineWords: string[], flags: CheckFlags) => {
+      await runCheck(lineWords.join(' '), flags);
+    });
+}
+
+export async function runCheck(line: string, flags: CheckFlags): Promise<void> {
+  const cwd = resolve(flags.cwd ?? process.cwd());
+  let isDir = false;
+  try {
+    isDir = statSync(cwd).isDirectory();
+  } catch {
+    isDir = false;
+  }
+  if (!isDir) throw new UsageError(`working directory does not exist: ${cwd}`);
+
+  const [{ loadConfig }, { wispHome }, { initParser }, { analyzeLine, decisionFor }] = await Promise.all([
+    import('../src/config/load.js'),
+    import('../src/paths.js'),
+    import('../src/gate/parse.js'),
+    import('../src/gate/analyze.js'),
+  ]);
+  const loaded = loadConfig({ home: wispHome(), cwd });
+  for (const w of loaded.warnings) process.stderr.write(`wisp: warning: ${w}\n`);
+  await initParser();
+
+  const analysis = analyzeLine(line, loaded.config, cwd);
+  const threshold: Threshold = loaded.config.approval.threshold;
+  const result = toCheckResult(analysis, decisionFor(analysis, threshold));
+  if (flags.json) {
+    process.stdout.write(JSON.stringify(result) + '\n');
+    return;
+  }
+  const { visible } = await import('../src/display/visible.js');
+  process.stdout.write(renderHuman(result, threshold, visible));
+}
+
+/** One line per part (`level  pattern  — reasons`), the policy verdict, then the decision. */
+export function renderHuman(r: CheckResult, threshold: Threshold, show: (s: string) => string): string {
+  const lines: string[] = [`command: ${show(r.command)}`];
+  const width = Math.max(0, ...r.parts.map((p) => p.level.length));
+  for (const p of r.parts) {
+    lines.push(`  ${p.level.padEnd(width)}  ${show(p.pattern)}  — ${p.reasons.map(show).join('; ')}`);
+  }
+  if (r.policy === 'denied') lines.push(`policy: denied (${show(r.policyReason ?? 'denied')})`);
+  else lines.push('policy: allowed');
+  const why =
+    r.decision === 'deny'
+      ? 'refused by policy; nothing would run'
+      : r.decision === 'ask'
+        ? `level ${r.level} is at or above the approval threshold (${threshold}); the person would be asked`
+        : threshold === 'never'
+          ? 'approval threshold is never; it would run without asking'
+          : `level ${r.level} is below the approval threshold (${threshold}); it would run`;
+  lines.push(`decision: ${r.decision} — ${why}`);
+  return lines.join('\n') + '\n';
+}

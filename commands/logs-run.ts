@@ -1,0 +1,62 @@
+// The body of `wisp logs`.
+import { formatEntry } from '../src/audit/format.js';
+import { AUDIT_KINDS } from '../src/audit/kinds.js';
+import { followEvents, isTorn, readEvents, type AuditEntry } from '../src/audit/reader.js';
+import { visible } from '../src/display/visible.js';
+import { wispPaths } from '../src/paths.js';
+import type { LogsFlags } from './logs.js';
+import { quietOnClosedPipe } from './output.js';
+
+/** With -f and no --last, the lines shown before following (as `tail -f`). */
+const FOLLOW_BACKLOG = 10;
+
+export async function runLogs(flags: LogsFlags): Promise<number> {
+  quietOnClosedPipe();
+  const file = wispPaths().audit;
+  const kinds = flags.kind.flatMap((k) => k.split(',')).map((k) => k.trim()).filter(Boolean);
+  for (const k of kinds) {
+    const known = (AUDIT_KINDS as readonly string[]).some((a) => a === k || a.startsWith(`${k}.`));
+    if (!known) process.stderr.write(`wisp: note: '${visible(k, { maxChars: 40 })}' is not a kind this wisp writes; the kinds are listed in docs/logging.md\n`);
+  }
+  const wanted = (e: AuditEntry): boolean => {
+    if (isTorn(e) || kinds.length === 0) return true;
+    return kinds.some((k) => e.kind === k || e.kind.startsWith(`${k}.`));
+  };
+  const print = (e: AuditEntry): void => {
+    process.stdout.write((flags.json ? JSON.stringify(e) : formatEntry(e)) + '\n');
+  };
+
+  const filter = { ...(flags.session ? { session: flags.session } : {}), ...(flags.thread ? { thread: flags.thread } : {}) };
+  const matching = readEvents(file, filter).filter(wanted);
+  const last = flags.last ?? (flags.follow ? FOLLOW_BACKLOG : undefined);
+  const shown = last !== undefined ? matching.slice(Math.max(0, matching.length - last)) : matching;
+  for (const e of shown) print(e);
+  if (!flags.follow) {
+    if (matching.length === 0 && process.stderr.isTTY && !flags.json) process.stderr.write(`wisp: no matching events in ${file}\n`);
+    return 0;
+  }
+
+  const controller = new AbortController();
+  const stop = (): void => controller.abort();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  try {
+    await followEvents(
+      file,
+      (e) => {
+        if (isTorn(e)) {
+          print(e);
+          return;
+        }
+        if (flags.session !== undefined && e.session !== flags.session) return;
+        if (flags.thread !== undefined && e.thread !== flags.thread) return;
+        if (wanted(e)) print(e);
+      },
+      controller.signal,
+    );
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  }
+  return 0;
+}

@@ -1,0 +1,46 @@
+// Builds the commander program from the subcommand modules and runs it; maps errors to design.md §5 exit codes.
+import { Command, CommanderError } from 'commander';
+import { VERSION } from '../src/version.js';
+import { WispError } from '../src/util/errors.js';
+import { SUBCOMMANDS, registerAll } from './index.js';
+
+export async function main(argv: string[]): Promise<number> {
+  const program = new Command('wisp')
+    .description('A terminal-first agent harness: a local model gets tools, and every action passes a gate.')
+    .version(VERSION, '-V, --version')
+    .exitOverride()
+    .configureOutput({ writeErr: (s) => process.stderr.write(s), writeOut: (s) => process.stdout.write(s) })
+    .showHelpAfterError('(run wisp --help for usage)');
+  registerAll(program);
+
+  // `wisp "PROMPT"` is `wisp respond "PROMPT"`; a bare `wisp` with piped stdin reads the prompt from it.
+  const first = argv[0];
+  let args = argv;
+  const programFlags = ['-h', '--help', '-V', '--version'];
+  if (first !== undefined && !SUBCOMMANDS.includes(first) && first !== 'help' && !programFlags.includes(first)) {
+    args = ['respond', ...argv];
+  } else if (first === undefined && !process.stdin.isTTY) {
+    args = ['respond'];
+  }
+
+  try {
+    await program.parseAsync(args, { from: 'user' });
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  } catch (err) {
+    return exitCodeFor(err);
+  }
+}
+
+export function exitCodeFor(err: unknown): number {
+  if (err instanceof CommanderError) {
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.exitCode === 0) return 0;
+    return 64;
+  }
+  if (err instanceof WispError) {
+    process.stderr.write(`wisp: ${err.message}\n`);
+    return err.exitCode;
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  process.stderr.write(`wisp: ${message}\n`);
+  return 1;
+}

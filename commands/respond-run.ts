@@ -1,0 +1,116 @@
+// The body of `wisp respond`, loaded only when the command runs.
+import { loadConfig } from '../src/config/load.js';
+import { openSession } from '../src/session/session.js';
+import { wispHome } from '../src/paths.js';
+import { UsageError } from '../src/util/errors.js';
+import { visible } from '../src/display/visible.js';
+import type { ToolEvent } from '../src/tools/types.js';
+import { resolveChannel } from './options.js';
+import type { RespondFlags } from './respond.js';
+
+export async function runRespond(words: string[], flags: RespondFlags): Promise<number> {
+  let prompt = words.join(' ').trim();
+  if (!prompt) {
+    if (process.stdin.isTTY) throw new UsageError('no prompt: give one as an argument or pipe it on standard input (wisp respond --help)');
+    prompt = (await readStdin()).trim();
+    if (!prompt) throw new UsageError('the prompt read from standard input is empty');
+  }
+  const cwd = process.cwd();
+  const home = wispHome();
+  const loaded = loadConfig({ home, cwd });
+  loaded.warnings.forEach((w) => process.stderr.write(`wisp: ${w}\n`));
+  const channel = resolveChannel({
+    ...(flags.yes ? { yes: true } : {}),
+    ...(flags.escalation !== undefined ? { flag: flags.escalation } : {}),
+    ...(loaded.config.escalation.channel ? { configured: loaded.config.escalation.channel } : {}),
+    allowed: ['deny', 'auto', 'queue'],
+    fallback: 'deny',
+    face: 'wisp respond',
+  });
+  const session = await openSession({
+    entryPoint: 'respond',
+    cwd,
+    home,
+    config: loaded.config,
+    channel,
+    client: 'respond',
+    ...(flags.model ? { modelSpec: flags.model } : {}),
+    ...(flags.tool && flags.tool.length ? { toolNames: flags.tool } : {}),
+    ...(flags.tools === false ? { noTools: true } : {}),
+  });
+  const spinner = new Spinner(!flags.json && process.stderr.isTTY === true);
+  let streamed = false;
+  try {
+    const conversation = session.conversation(flags.instructions ? { instructions: flags.instructions } : {});
+    spinner.start();
+    const result = await conversation.turn(prompt, {
+      onText: (delta) => {
+        spinner.stop();
+        if (flags.json) return;
+        streamed = true;
+        process.stdout.write(delta);
+      },
+      onEvent: (event) => {
+        spinner.stop();
+        if (!flags.json) process.stderr.write(gateLine(event));
+        spinner.start();
+      },
+      onProgress: (message) => {
+        if (!flags.json) process.stderr.write(`  ${message}\n`);
+      },
+    });
+    spinner.stop();
+    if (flags.json) {
+      process.stdout.write(JSON.stringify({ text: result.text, refusals: result.refusals, receipt: result.receipt }, null, 2) + '\n');
+    } else {
+      if (!streamed) process.stdout.write(result.text);
+      if (!result.text.endsWith('\n')) process.stdout.write('\n');
+      for (const r of result.refusals) process.stderr.write(`wisp: refused: ${visible(r.command, { maxChars: 200 })}: ${r.reason}\n`);
+    }
+    session.end('done');
+    return 0;
+  } catch (err) {
+    spinner.stop();
+    session.end('error');
+    throw err;
+  }
+}
+
+function gateLine(event: ToolEvent): string {
+  switch (event.type) {
+    case 'gate': {
+      const what = `${event.tool}: ${visible(event.subject, { maxChars: 160 })}`;
+      const how = event.allowed ? event.notes.join('; ') : (event.notes[event.notes.length - 1] ?? event.reason ?? 'refused');
+      return `· ${what} — ${how}\n`;
+    }
+    case 'output':
+      return event.text ? event.text.split('\n').map((l) => `  │ ${visible(l, { maxChars: 200 })}\n`).join('') : '';
+    case 'inquiry':
+      return `· ask_operator: ${visible(event.question, { maxChars: 160 })} — ${event.outcome}\n`;
+  }
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** A one-line spinner on stderr while the model thinks; only on a terminal, never in --json. */
+class Spinner {
+  private timer: NodeJS.Timeout | undefined;
+  private frame = 0;
+  constructor(private readonly enabled: boolean) {}
+  start(): void {
+    if (!this.enabled || this.timer) return;
+    this.timer = setInterval(() => {
+      process.stderr.write(`\r${'⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏'[this.frame++ % 10]} thinking…`);
+    }, 100);
+  }
+  stop(): void {
+    if (!this.timer) return;
+    clearInterval(this.timer);
+    this.timer = undefined;
+    process.stderr.write('\r\x1b[2K');
+  }
+}

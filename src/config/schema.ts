@@ -1,0 +1,108 @@
+// The configuration contract: one zod schema, defaults for every key, used for loading, editing and `config schema`.
+import { z } from 'zod';
+import { CHANNEL_NAMES } from '../escalation/types.js';
+import { DEFAULT_DENY } from '../gate/defaults.js';
+
+const regex = z.string().refine(
+  (s) => {
+    try {
+      new RegExp(s);
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  { message: 'not a valid regular expression' },
+);
+
+export const THRESHOLDS = ['safe', 'moderate', 'dangerous', 'never'] as const;
+
+export const RuleSchema = z.strictObject({
+  /** Regular expression matched against each part of a line (and the whole line). */
+  match: regex.describe('Regular expression matched against each part of a command line'),
+  /** Raises the part to at least this level; never lowers. */
+  level: z.enum(['safe', 'moderate', 'dangerous']).optional().describe('Raise a matching part to at least this level'),
+  /** Authored headline shown in the approval dialog (never interpolated). */
+  ask: z.string().max(200).optional().describe('Authored question shown when a matching part needs approval'),
+});
+export type Rule = z.infer<typeof RuleSchema>;
+
+export const ConfigSchema = z.strictObject({
+  model: z.string().min(1).default('ollama:qwen3:8b').describe('Model as backend:NAME (ollama:, openai:, script:)'),
+  approval: z
+    .strictObject({
+      threshold: z.enum(THRESHOLDS).default('moderate').describe('Ask when a part is at or above this level'),
+      persistDays: z.number().int().min(1).max(365).default(30).describe('Days a project/always approval is kept'),
+    })
+    .prefault({}),
+  escalation: z
+    .strictObject({
+      channel: z.enum(CHANNEL_NAMES).optional().describe("Channel for escalations; unset = the face's default"),
+      timeoutSeconds: z.number().int().min(0).max(86400).default(600).describe('Bounded wait for an answer; 0 = forever'),
+      pendingSeconds: z.number().int().min(1).max(86400).default(600).describe('Lifetime of a pending escalation id'),
+      outOfBand: z.boolean().default(true).describe('Under elicitation, also raise the queue; first answer wins'),
+    })
+    .prefault({}),
+  sandbox: z
+    .strictObject({
+      enabled: z.boolean().default(true).describe('Run commands under bwrap/sandbox-exec'),
+      allowNetwork: z.boolean().default(true).describe('Allow network access inside the sandbox'),
+      writablePaths: z.array(z.string()).default([]).describe('Extra writable paths besides the launch dir and temp dir'),
+    })
+    .prefault({}),
+  policy: z
+    .strictObject({
+      deny: z.array(regex).default([...DEFAULT_DENY]).describe('Regular expressions; a match refuses the whole line'),
+      allow: z.array(regex).default([]).describe('When non-empty, every part must match one of these'),
+      rules: z.array(RuleSchema).default([]).describe('Operator rules that raise levels and carry an authored ask'),
+    })
+    .prefault({}),
+  commands: z
+    .strictObject({
+      timeoutSeconds: z.number().int().min(1).max(86400).default(60).describe('run_command timeout'),
+      maxOutputBytes: z.number().int().min(256).max(1048576).default(4096).describe('Tail kept per stream'),
+    })
+    .prefault({}),
+  ollama: z
+    .strictObject({
+      baseURL: z.url().default('http://127.0.0.1:11434'),
+      timeoutSeconds: z.number().int().min(1).max(3600).default(120),
+    })
+    .prefault({}),
+  openai: z
+    .strictObject({
+      baseURL: z.url().default('http://127.0.0.1:8080/v1'),
+      timeoutSeconds: z.number().int().min(1).max(3600).default(120),
+    })
+    .prefault({}),
+  audit: z
+    .strictObject({
+      maxFileBytes: z.number().int().min(4096).max(1073741824).default(10485760),
+      keepFiles: z.number().int().min(1).max(100).default(5),
+    })
+    .prefault({}),
+  tools: z
+    .strictObject({
+      disabled: z.array(z.string()).default([]).describe('Tools the model never gets'),
+      maxRounds: z.number().int().min(1).max(200).default(24).describe('Cap on tool rounds per prompt'),
+    })
+    .prefault({}),
+  notifications: z
+    .strictObject({
+      enabled: z.boolean().default(true).describe('Desktop notification when a request is queued'),
+      perMinute: z.number().int().min(0).max(60).default(5),
+    })
+    .prefault({}),
+  mcp: z
+    .strictObject({
+      maxThreads: z.number().int().min(1).max(1024).default(32).describe('Threads kept; least recently used dropped'),
+    })
+    .prefault({}),
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+export type ConfigInput = z.input<typeof ConfigSchema>;
+
+export function defaultConfig(): Config {
+  return ConfigSchema.parse({});
+}

@@ -1,0 +1,75 @@
+// How a queued request is put in front of a person (design.md §10, ADR 0005). The headline is authored text — the
+// operator's `ask` or wisp's own fixed words — never model text. Everything model-derived (the command, the line,
+// the question) sits in a labelled block, made visible by src/display/visible.ts. Every field shown here is a
+// field hashed into the binding, and nothing else is shown: what the person reads is what the answer is bound to.
+import { hasHidden, visible } from '../display/visible.js';
+import type { QueueRequest } from './queue-files.js';
+
+export const APPROVAL_HEADLINE = 'wisp asks: may this command run?';
+export const INQUIRY_HEADLINE = 'wisp asks: the model has a question for you';
+
+const BLOCK_MAX = 4000;
+const FIELD_MAX = 400;
+const LABEL_WIDTH = 15;
+
+function field(label: string, value: string): string {
+  return `  ${label.padEnd(LABEL_WIDTH)}${value}`;
+}
+
+/** A labelled block: every line of the (visible, multi-line) text behind a gutter, so no line can pose as a label. */
+function block(label: string, text: string): string[] {
+  const shown = visible(text, { multiline: true, maxChars: BLOCK_MAX });
+  const lines = [`  ${label}:`, ...shown.split('\n').map((l) => `  │ ${l}`)];
+  if (hasHidden(text)) {
+    lines.push(
+      '  ! it contains control, escape, invisible or bidi characters, shown escaped above (\\x1b, <U+202E>, …);',
+      '    backslashes in it are shown doubled. Decline unless you expected them.',
+    );
+  }
+  return lines;
+}
+
+export function formatDuration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m ${String(s % 60).padStart(2, '0')}s`;
+  const h = Math.floor(m / 60);
+  return `${h}h ${String(m % 60).padStart(2, '0')}m`;
+}
+
+function expiry(req: QueueRequest, now: number): string {
+  if (req.expiresAt === null) return 'no expiry (waits while the asking process runs)';
+  return `expires ${req.expiresAt} (in ${formatDuration(Date.parse(req.expiresAt) - now)})`;
+}
+
+/** The full, multi-line description shown before an answer is written. */
+export function describeRequest(req: QueueRequest, now: number = Date.now()): string {
+  const lines: string[] = [];
+  if (req.verb === 'approval') {
+    lines.push(req.ask !== null ? visible(req.ask, { maxChars: 200 }) : APPROVAL_HEADLINE);
+    lines.push(...block('command', req.command));
+    if (req.line !== req.command) lines.push(...block('part of', req.line));
+    lines.push(field('directory', visible(req.directory, { maxChars: FIELD_MAX })));
+    lines.push(field('level', req.level));
+    if (req.reasons.length === 0) lines.push(field('reasons', '(none given)'));
+    req.reasons.forEach((r, i) => lines.push(field(i === 0 ? 'reasons' : '', `- ${visible(r, { maxChars: FIELD_MAX })}`)));
+    lines.push(field('remembered as', visible(req.pattern, { maxChars: FIELD_MAX })));
+  } else {
+    lines.push(INQUIRY_HEADLINE);
+    lines.push(...block('question', req.question));
+    if (req.schema !== undefined) {
+      lines.push(field('answer shape', visible(JSON.stringify(req.schema), { maxChars: FIELD_MAX })));
+    }
+  }
+  lines.push(field('asked by', `${visible(req.client, { maxChars: 80 })} (pid ${req.pid})`));
+  lines.push(field('thread', req.thread === null ? '(none)' : visible(req.thread, { maxChars: 80 })));
+  lines.push(
+    field(
+      'request',
+      `${req.id} · ${req.mode === 'waiting' ? 'the asking process is waiting' : 'collected by the asker later'} · filed ${req.createdAt}`,
+    ),
+  );
+  lines.push(field('', expiry(req, now)));
+  return lines.join('\n');
+}

@@ -1,0 +1,64 @@
+// The escalation contract (design.md §2): two verbs, one outcome union, channels that carry them.
+import type { Level } from '../gate/types.js';
+
+export const CHANNEL_NAMES = ['terminal', 'elicitation', 'queue', 'result', 'auto', 'deny'] as const;
+export type ChannelName = (typeof CHANNEL_NAMES)[number];
+
+export const SCOPES = ['once', 'session', 'project', 'always'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export interface ApprovalRequest {
+  /** The part of the line that needs approval (exactly the string that will run). */
+  readonly command: string;
+  /** The whole line the part belongs to. */
+  readonly line: string;
+  readonly pattern: string;
+  readonly directory: string;
+  readonly level: Level;
+  readonly reasons: readonly string[];
+  readonly thread?: string;
+  /** Authored headline from the operator's config rule; never model text. */
+  readonly ask?: string;
+}
+
+export interface InquiryRequest {
+  readonly question: string;
+  /** JSON Schema the answer should match (from `ask_operator`), if any. */
+  readonly schema?: Record<string, unknown>;
+  readonly thread?: string;
+}
+
+export type Escalation =
+  | { readonly verb: 'approval'; readonly request: ApprovalRequest }
+  | { readonly verb: 'inquiry'; readonly request: InquiryRequest };
+
+export type EscalationOutcome =
+  | { readonly kind: 'approved'; readonly scope: Scope }
+  | { readonly kind: 'answered'; readonly text: string; readonly answeredBy?: 'human' | 'agent' }
+  | { readonly kind: 'declined'; readonly reason: string }
+  | { readonly kind: 'unanswered'; readonly waitedMs: number }
+  | { readonly kind: 'pending'; readonly id: string };
+
+/** What a channel gets besides the escalation: who is asking, how long to wait, how to give up. */
+export interface RaiseContext {
+  /** Audit session of the asker. */
+  readonly session: string;
+  readonly thread?: string;
+  /** Client name for out-of-band listings (`claude-code`, `chat`, `respond`). */
+  readonly client?: string;
+  /** Bounded wait in ms; 0 = no bound. */
+  readonly timeoutMs: number;
+  /** Aborted when the caller gives up (MCP cancel, disconnect, quit). */
+  readonly signal?: AbortSignal;
+  /** Id to use for this escalation (assigned by the gate so every leg and audit event shares it). */
+  readonly escalationId: string;
+  /** Progress callback while waiting (MCP progress notifications). */
+  readonly onProgress?: (message: string) => void;
+}
+
+export interface EscalationChannel {
+  readonly name: ChannelName;
+  raise(escalation: Escalation, ctx: RaiseContext): Promise<EscalationOutcome>;
+}
+
+export const INQUIRY_ANSWER_MAX_BYTES = 4096;

@@ -1,0 +1,40 @@
+// The static half of the gate for one line: parse, policy, classify every part. No stored approvals, no running.
+import type { Config } from '../config/schema.js';
+import { classifyPart } from './classify.js';
+import { parseLine } from './parse.js';
+import { checkPolicy } from './policy.js';
+import { type Level, type PartVerdict, type Threshold, levelRank, maxLevel } from './types.js';
+
+export interface LineAnalysis {
+  command: string;
+  policy: 'allowed' | 'denied';
+  policyReason?: string;
+  parts: PartVerdict[];
+  /** The highest part level (safe when there are no parts). Irrelevant once the policy denied the line. */
+  level: Level;
+}
+
+export interface AnalyzeOptions {
+  readonly home?: string;
+}
+
+/** Parses, checks the policy and classifies each part. Needs `initParser()` to have finished. */
+export function analyzeLine(line: string, config: Pick<Config, 'policy'>, cwd: string, opts: AnalyzeOptions = {}): LineAnalysis {
+  if (line.trim() === '') return { command: line, policy: 'denied', policyReason: 'empty command', parts: [], level: 'safe' };
+  const parsed = parseLine(line);
+  const policy = checkPolicy(line, parsed.parts, config.policy);
+  const parts = parsed.parts.map((p) =>
+    classifyPart(p, { rules: config.policy.rules, cwd, line, ...(opts.home !== undefined ? { home: opts.home } : {}) }),
+  );
+  const level = parts.reduce<Level>((acc, p) => maxLevel(acc, p.level), 'safe');
+  return policy.verdict === 'denied'
+    ? { command: line, policy: 'denied', policyReason: policy.reason, parts, level }
+    : { command: line, policy: 'allowed', parts, level };
+}
+
+/** What the gate would do without stored answers: deny on policy, ask at or above the threshold, else run. */
+export function decisionFor(a: LineAnalysis, threshold: Threshold): 'run' | 'ask' | 'deny' {
+  if (a.policy === 'denied') return 'deny';
+  if (threshold === 'never') return 'run';
+  return levelRank(a.level) >= levelRank(threshold) ? 'ask' : 'run';
+}

@@ -1,0 +1,220 @@
+// The classifier: rates one part safe < moderate < dangerous with human-readable reasons. A part is safe only when it
+// is a known read-only command touching nothing sensitive; everything else is at least moderate. Operator rules may
+// raise a level (never lower it) and carry an authored `ask`.
+import { homedir } from 'node:os';
+import type { Rule } from '../config/schema.js';
+import { exactKey, patternFor } from './pattern.js';
+import { normalisedForms } from './policy.js';
+import { isReadOnlyCommand, isVersionOrHelp } from './readonly.js';
+import { type CmdView, type Finding, dangerous, fullText, moderate } from './rules-common.js';
+import { FILE_RULES, touchesStartupOrSystem } from './rules-files.js';
+import { gitRules } from './rules-git.js';
+import { NET_RULES } from './rules-net.js';
+import { SYSTEM_RULES } from './rules-system.js';
+import { type Level, type Part, type PartVerdict, levelRank } from './types.js';
+import { assignmentName, isAssignment, roughSegments } from './words.js';
+import { resolveCommand } from './wrappers.js';
+
+export interface ClassifyOptions {
+  readonly rules: readonly Rule[];
+  /** The directory the command runs in (the project, for "outside the project" checks). */
+  readonly cwd: string;
+  readonly home?: string;
+  /** The whole line, so an operator rule written against it (`curl.*\| *sh`) also applies to its parts. */
+  readonly line?: string;
+}
+
+const FAMILIES = [...FILE_RULES, gitRules, ...NET_RULES, ...SYSTEM_RULES];
+
+/** Credential stores and keys: touching them at all is dangerous. */
+const CREDENTIALS =
+  /\.ssh(\/|\b)|(^|[/\s'"=@])id_(rsa|dsa|ecdsa|ed25519)\b|\.aws\/(credentials|config)|\.netrc\b|\.gnupg\b|keychains?\b|\.keychain(-db)?\b|\.git-credentials|\.npmrc\b|\.pypirc\b|\.kube\/config|\.docker\/config\.json|\.config\/gh\/hosts|\.config\/gcloud|\.azure\/|\.pgpass\b|\.vault-token|\/etc\/(shadow|gshadow|sudoers|master\.passwd)|\.password-store|\.gem\/credentials|\.cargo\/credentials|\.terraformrc|\.boto\b/i;
+
+/** Names and values that may hold secrets: a read-only command touching them is no longer safe. */
+const SENSITIVE =
+  /(^|[/\s'"=@:])\.env|secret|token|passw|credential|\.pem\b|\.key\b|\.p12\b|\.pfx\b|\.jks\b|private|id_(rsa|dsa|ecdsa|ed25519)|_history\b|keychain|\.kdbx\b|\.db\b|\.sqlite3?\b|\.netrc|\.npmrc|\.pypirc|api[_-]?key|cookies/i;
+
+/** Environment names that change which program runs or what it loads. */
+const RISKY_ENV =
+  /^(PATH|LD_\w+|DYLD_\w+|BASH_ENV|ENV|IFS|PS4|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|GIT_\w+|\w+_OPTIONS|_JAVA_OPTIONS|NODE_PATH|PYTHON(PATH|STARTUP|HOME)|PERL5?(OPT|LIB)|PERLLIB|RUBY(OPT|LIB)|CDPATH|EDITOR|VISUAL|PAGER|MANPAGER|LESSOPEN|LESSCLOSE|\w*ASKPASS|HOME|TMPDIR|ZDOTDIR|XDG_CONFIG_HOME|BROWSER|npm_config_\w+|NPM_CONFIG_\w+)$/;
+
+/** Display-only settings that do not stop a read-only command from being safe. */
+const DISPLAY_ENV = /^(NO_COLOR|FORCE_COLOR|CLICOLOR|CLICOLOR_FORCE|COLUMNS|LINES|TERM|CI|LANG|LANGUAGE|LC_\w+|TZ)$/;
+
+const HARMLESS_TARGET = /^(\/dev\/(null|stdout|stderr|tty|fd\/\d+)|&?\d+|&?-)$/;
+const DISK_TARGET = /^\/dev\/(sd[a-z]|nvme\d|r?disk\d|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d)/;
+const WISP_STATE = /(^|[\s'"=/])\.wisp(\/|\b)|\$\{?WISP_HOME\b/;
+
+const ruleCache = new Map<string, RegExp | null>();
+function ruleRegex(source: string): RegExp | null {
+  let re = ruleCache.get(source);
+  if (re === undefined) {
+    try {
+      re = new RegExp(source);
+    } catch {
+      re = null;
+    }
+    if (ruleCache.size > 512) ruleCache.clear();
+    ruleCache.set(source, re);
+  }
+  return re;
+}
+
+function makeView(part: Part, words: readonly string[], text: string, cwd: string, home: string): CmdView {
+  const r = resolveCommand(words);
+  return { part, text, words, r, exe: r.executable, args: r.args, cwd, home };
+}
+
+interface RedirectInfo {
+  readonly op: string;
+  readonly target: string;
+}
+
+function readRedirect(text: string): RedirectInfo | undefined {
+  const m = /^\s*(?:\d+|\{\w+\})?\s*(&>>|&>|>>|>\||>&|>|<<<|<<-|<<|<>|<&|<)\s*([\s\S]*)$/.exec(text);
+  if (!m) return undefined;
+  const target = roughSegments(m[2]!).flat()[0] ?? m[2]!.trim();
+  return { op: m[1]!, target };
+}
+
+function redirectFindings(c: CmdView): Finding[] {
+  const out: Finding[] = [];
+  for (const text of c.part.redirects) {
+    const r = readRedirect(text);
+    if (!r) continue;
+    const writes = ['>', '>>', '>|', '&>', '&>>', '<>'].includes(r.op) || (r.op === '>&' && !/^(\d+|-)$/.test(r.target));
+    if (!writes || HARMLESS_TARGET.test(r.target)) continue;
+    if (DISK_TARGET.test(r.target)) out.push(dangerous('destroys a disk or volume'));
+    else if (touchesStartupOrSystem(r.target, c)) out.push(dangerous('changes shell start-up, login or system files'));
+    out.push(moderate('writes to a file'));
+  }
+  return out;
+}
+
+/** Assignment words (`A=1`, also after `export`/`local`…): unsafe names, or values that hide a command. */
+function assignmentFindings(words: readonly string[]): Finding[] {
+  const out: Finding[] = [];
+  for (const w of words) {
+    if (!isAssignment(w)) continue;
+    const name = assignmentName(w);
+    if (RISKY_ENV.test(name)) out.push(moderate(`sets ${name}, which changes how programs are found or run`));
+    if (/\$\(|`/.test(w)) out.push(moderate('stores the output of a command in a variable'));
+  }
+  return out;
+}
+
+const DECLARATIONS = new Set(['export', 'local', 'declare', 'typeset', 'readonly']);
+
+/** Rates one command view; returns its findings and whether it is a known read-only form. */
+function rate(c: CmdView): { findings: Finding[]; readOnly: boolean } {
+  const findings: Finding[] = [];
+  const text = fullText(c);
+  // `<tool> --version` only prints; the tool's own families (interpreter, build…) do not apply.
+  const versionOnly = isVersionOrHelp(c);
+  if (!versionOnly) for (const family of FAMILIES) findings.push(...family(c));
+  if (CREDENTIALS.test(text)) findings.push(dangerous('touches credentials'));
+  findings.push(...redirectFindings(c));
+
+  let readOnly: boolean;
+  if (c.exe === '' && c.words.length > 0 && c.words.every(isAssignment)) {
+    // Only sets shell variables.
+    findings.push(...assignmentFindings(c.words));
+    readOnly = true;
+  } else if (DECLARATIONS.has(c.exe) && c.args.some(isAssignment)) {
+    findings.push(...assignmentFindings(c.args));
+    readOnly = true;
+  } else if (c.exe === '') {
+    readOnly = c.part.redirects.length === 0 && c.words.length === 0;
+  } else {
+    readOnly = isReadOnlyCommand(c);
+  }
+
+  if (c.exe !== '') {
+    const prefixes = c.r.assignments;
+    findings.push(...assignmentFindings(prefixes));
+    if (prefixes.some((a) => !DISPLAY_ENV.test(assignmentName(a)))) readOnly = false;
+  }
+  if (c.r.wrappers.some((w) => w === 'nohup' || w === 'watch' || w === 'sudo' || w === 'doas')) readOnly = false;
+
+  if (WISP_STATE.test(text) && !readOnly) findings.push(dangerous("touches wisp's own state (approvals, config, pending answers)"));
+  if (readOnly && !c.part.unparsed) {
+    if (/\$\(|`/.test(c.text)) findings.push(moderate('its arguments come from another command'));
+    if (/[<>]\(/.test(c.text)) findings.push(moderate('reads or writes through a process substitution'));
+    if (SENSITIVE.test(text)) findings.push(moderate('mentions a file or value that may hold secrets'));
+  }
+  return { findings, readOnly };
+}
+
+function ordered(findings: readonly Finding[]): string[] {
+  const sorted = [...findings].sort((a, b) => levelRank(b.level) - levelRank(a.level));
+  return [...new Set(sorted.map((f) => f.reason))];
+}
+
+/** Rates one part of a line. Pure: depends only on the part, the operator rules, cwd and home. */
+export function classifyPart(part: Part, opts: ClassifyOptions): PartVerdict {
+  const home = opts.home ?? homedir();
+  const findings: Finding[] = [];
+  let readOnly = false;
+  let executable: string;
+
+  if (part.unparsed) {
+    findings.push(moderate('could not be parsed; treated with caution'));
+    const segments = roughSegments(part.text);
+    for (const words of segments) findings.push(...rate(makeView(part, words, words.join(' '), opts.cwd, home)).findings);
+    executable = segments[0] ? resolveCommand(segments[0]).executable : '';
+  } else if (part.keyword === 'function') {
+    findings.push(moderate('defines a shell function'));
+    executable = `${part.words[0] ?? ''}()`;
+  } else {
+    const view = makeView(part, part.words, part.text, opts.cwd, home);
+    const rated = rate(view);
+    findings.push(...rated.findings);
+    readOnly = rated.readOnly;
+    executable = view.exe;
+    if (part.dynamicName) {
+      findings.push(moderate('the program name is computed at run time'));
+      readOnly = false;
+      executable = view.r.programWord ?? '';
+    }
+  }
+
+  let level: Level = 'safe';
+  for (const f of findings) if (levelRank(f.level) > levelRank(level)) level = f.level;
+  let reasons: string[];
+  if (findings.length > 0) {
+    reasons = ordered(findings);
+  } else if (readOnly) {
+    reasons = ['a known read-only command'];
+  } else {
+    level = 'moderate';
+    reasons = ['not a known read-only command'];
+  }
+  const knownSafeByList = readOnly && findings.length === 0;
+
+  // Operator rules: raise, never lower; the first matching rule with an `ask` supplies the headline.
+  let ask: string | undefined;
+  if (opts.rules.length > 0) {
+    const texts = [part.text, ...normalisedForms(part), ...(opts.line !== undefined ? [opts.line] : [])];
+    for (const rule of opts.rules) {
+      const re = ruleRegex(rule.match);
+      if (re === null || !texts.some((t) => re.test(t))) continue;
+      if (rule.level !== undefined && levelRank(rule.level) > levelRank(level)) {
+        level = rule.level;
+        reasons = [`raised by operator rule ${rule.match}`, ...reasons.filter((r) => r !== 'a known read-only command')];
+      }
+      if (ask === undefined && rule.ask !== undefined) ask = rule.ask;
+    }
+  }
+
+  const pipelineScoped = findings.some((f) => f.level === 'dangerous' && f.scope === 'pipeline') && part.pipeline !== undefined;
+  const pattern = level === 'dangerous' ? (pipelineScoped ? part.pipeline! : exactKey(part, executable)) : patternFor(part, executable);
+  return {
+    text: part.text,
+    executable,
+    level,
+    reasons,
+    pattern,
+    knownSafe: knownSafeByList && level === 'safe',
+    ...(ask !== undefined ? { ask } : {}),
+  };
+}

@@ -1,0 +1,398 @@
+// The gate's decision order (design.md §3): policy → classify each part → threshold → this turn's and this
+// session's answers → stored approvals (never for dangerous) → escalate. A refused part refuses the whole line.
+// Any doubt — an audit write that fails, a channel that throws — refuses: the gate fails closed.
+import type { AuditContext, AuditSink } from '../audit/kinds.js';
+import type { Config } from '../config/schema.js';
+import type { RaceContext } from '../escalation/race.js';
+import type { ChannelName, EscalationChannel, EscalationOutcome, Scope } from '../escalation/types.js';
+import { shortId } from '../util/ids.js';
+import { analyzeLine, type LineAnalysis } from './analyze.js';
+import type { ApprovalCache } from './session-approvals.js';
+import { levelRank, type Level, type PartVerdict, type Threshold } from './types.js';
+
+/** What the gate needs of the approval store (src/gate/store.ts). */
+export interface StoreLike {
+  find(pattern: string, directory: string, level: Level): { id: string; scope: string; expiresAt: string } | undefined;
+  add(entry: {
+    pattern: string;
+    workingDirectory?: string;
+    scope: 'project' | 'always';
+    level: Level;
+    persistDays: number;
+    source: string;
+  }): { id: string; expiresAt: string };
+}
+
+export interface GateDeps {
+  readonly config: Config;
+  readonly audit: AuditSink;
+  readonly channel: EscalationChannel;
+  readonly store?: StoreLike;
+  /** Answers with scope `session`, shared by every thread of this process. */
+  readonly sessionApprovals: ApprovalCache;
+  /** Entry point recorded as the `source` of stored approvals (`chat`, `respond`, `mcp`). */
+  readonly source: string;
+}
+
+export interface GateRequest {
+  readonly line: string;
+  readonly cwd: string;
+  readonly ctx: AuditContext;
+  /** Answers with scope `once` for the rest of this turn. */
+  readonly turnApprovals: ApprovalCache;
+  readonly signal?: AbortSignal;
+  readonly client?: string;
+  readonly onProgress?: (message: string) => void;
+  /** A precomputed analysis (edit_file, read_file build their own); otherwise the line is analysed. */
+  readonly analysis?: LineAnalysis;
+}
+
+/** One approval as the receipt shows it. */
+export interface ApprovalRecord {
+  readonly command: string;
+  readonly level: Level;
+  readonly decision:
+    | 'approved'
+    | 'denied'
+    | 'timed-out'
+    | 'pending'
+    | 'cached'
+    | 'cached-turn'
+    | 'cached-project'
+    | 'cached-always';
+  readonly scope?: Scope;
+  readonly channel?: ChannelName;
+  readonly escalationId?: string;
+  readonly downgradedFrom?: Scope;
+}
+
+export interface PendingApproval {
+  readonly id: string;
+  readonly verb: 'approval';
+  readonly command: string;
+  readonly pattern: string;
+  readonly level: Level;
+  readonly reasons: readonly string[];
+}
+
+export type GateDecision =
+  | {
+      readonly allowed: true;
+      readonly analysis: LineAnalysis;
+      /** One human line per part: `safe by rules`, `approved (session)`, … */
+      readonly notes: readonly string[];
+      readonly approvals: readonly ApprovalRecord[];
+    }
+  | {
+      readonly allowed: false;
+      readonly reason: string;
+      readonly analysis?: LineAnalysis;
+      readonly notes: readonly string[];
+      readonly approvals: readonly ApprovalRecord[];
+      /** `policy` refusals are never asked about; `declined`/`timed-out`/`pending` came from an escalation. */
+      readonly cause: 'policy' | 'declined' | 'timed-out' | 'pending' | 'error';
+      readonly escalationId?: string;
+      readonly pending?: PendingApproval;
+    };
+
+export function thresholdAsks(level: Level, threshold: Threshold): boolean {
+  if (threshold === 'never') return false;
+  return levelRank(level) >= levelRank(threshold);
+}
+
+const ESCALATION_SOURCES = new Set<ChannelName>(['terminal', 'elicitation', 'queue', 'result', 'auto', 'deny']);
+
+export class Gate {
+  constructor(private readonly deps: GateDeps) {}
+
+  get channelName(): ChannelName {
+    return this.deps.channel.name;
+  }
+
+  async clear(req: GateRequest): Promise<GateDecision> {
+    try {
+      return await this.decide(req);
+    } catch (err) {
+      // Fail closed: whatever went wrong (audit write, store, channel), nothing runs.
+      const message = err instanceof Error ? err.message : String(err);
+      return { allowed: false, reason: `the gate failed, so nothing ran: ${message}`, notes: [], approvals: [], cause: 'error' };
+    }
+  }
+
+  private async decide(req: GateRequest): Promise<GateDecision> {
+    const { config, audit } = this.deps;
+    const analysis = req.analysis ?? analyzeLine(req.line, config, req.cwd);
+
+    if (analysis.policy === 'denied') {
+      const reason = analysis.policyReason ?? 'command denied by policy';
+      audit.write(
+        'policy.decision',
+        { command: req.line, workingDirectory: req.cwd, verdict: 'denied', reason },
+        req.ctx,
+      );
+      return {
+        allowed: false,
+        reason: `command denied by policy: ${reason}`,
+        analysis,
+        notes: [`blocked by policy: ${reason}`],
+        approvals: [],
+        cause: 'policy',
+      };
+    }
+
+    const notes: string[] = [];
+    const approvals: ApprovalRecord[] = [];
+    const multi = analysis.parts.length > 1;
+    for (const part of analysis.parts) {
+      audit.write(
+        'classifier.verdict',
+        {
+          command: part.text,
+          line: req.line,
+          executable: part.executable,
+          pattern: part.pattern,
+          level: part.level,
+          reasons: part.reasons,
+          knownSafe: part.knownSafe,
+          sources: ['rules'],
+        },
+        req.ctx,
+      );
+      const outcome = await this.clearPart(part, req, approvals);
+      if (!outcome.allowed) {
+        const prefix = multi ? `${part.text}: ` : '';
+        audit.write(
+          'policy.decision',
+          { command: req.line, workingDirectory: req.cwd, verdict: 'disapproved', reason: prefix + outcome.reason },
+          req.ctx,
+        );
+        return {
+          allowed: false,
+          reason: `command not approved: ${prefix}${outcome.reason}`,
+          analysis,
+          notes: [...notes, outcome.note],
+          approvals,
+          cause: outcome.cause,
+          ...(outcome.escalationId ? { escalationId: outcome.escalationId } : {}),
+          ...(outcome.pending ? { pending: outcome.pending } : {}),
+        };
+      }
+      notes.push(outcome.note);
+    }
+    return { allowed: true, analysis, notes, approvals };
+  }
+
+  private async clearPart(
+    part: PartVerdict,
+    req: GateRequest,
+    approvals: ApprovalRecord[],
+  ): Promise<
+    | { allowed: true; note: string }
+    | {
+        allowed: false;
+        note: string;
+        reason: string;
+        cause: 'declined' | 'timed-out' | 'pending' | 'error';
+        escalationId?: string;
+        pending?: PendingApproval;
+      }
+  > {
+    const { config, audit, store, sessionApprovals, channel } = this.deps;
+    const dir = req.cwd;
+    const dangerous = part.level === 'dangerous';
+
+    if (!thresholdAsks(part.level, config.approval.threshold)) {
+      return { allowed: true, note: part.knownSafe ? 'safe by rules' : `${part.level}, below the approval threshold` };
+    }
+    if (req.turnApprovals.has(dir, part.pattern)) {
+      audit.write('approval.decided', { command: part.text, pattern: part.pattern, decision: 'cached-turn', scope: 'once' }, req.ctx);
+      approvals.push({ command: part.text, level: part.level, decision: 'cached-turn', scope: 'once' });
+      return { allowed: true, note: 'approved (once, this turn)' };
+    }
+    if (sessionApprovals.has(dir, part.pattern)) {
+      audit.write('approval.decided', { command: part.text, pattern: part.pattern, decision: 'cached', scope: 'session' }, req.ctx);
+      approvals.push({ command: part.text, level: part.level, decision: 'cached', scope: 'session' });
+      return { allowed: true, note: 'approved (session)' };
+    }
+    if (!dangerous && store) {
+      let stored: ReturnType<StoreLike['find']>;
+      try {
+        stored = store.find(part.pattern, dir, part.level);
+      } catch (err) {
+        // An unreadable store grants nothing: say so in the log, and ask as if it were empty.
+        audit.write('error', { message: err instanceof Error ? err.message : String(err), context: 'approval store' }, req.ctx);
+        stored = undefined;
+      }
+      if (stored) {
+        const decision = stored.scope === 'always' ? 'cached-always' : 'cached-project';
+        audit.write(
+          'approval.decided',
+          { command: part.text, pattern: part.pattern, decision, approvalID: stored.id, expiresAt: stored.expiresAt },
+          req.ctx,
+        );
+        approvals.push({ command: part.text, level: part.level, decision });
+        return { allowed: true, note: 'allowed by your standing approval' };
+      }
+    }
+
+    // Nobody has answered for this part yet: ask.
+    const escalationId = shortId();
+    audit.write(
+      'approval.requested',
+      {
+        command: part.text,
+        pattern: part.pattern,
+        line: req.line,
+        directory: dir,
+        level: part.level,
+        reasons: part.reasons,
+        channel: channel.name,
+        escalationId,
+        ...(part.ask ? { ask: part.ask } : {}),
+      },
+      req.ctx,
+    );
+    let answeredBy: ChannelName = channel.name;
+    const raiseCtx: RaceContext = {
+      session: req.ctx.session,
+      ...(req.ctx.thread !== undefined ? { thread: req.ctx.thread } : {}),
+      ...(req.client !== undefined ? { client: req.client } : {}),
+      timeoutMs: config.escalation.timeoutSeconds * 1000,
+      ...(req.signal ? { signal: req.signal } : {}),
+      ...(req.onProgress ? { onProgress: req.onProgress } : {}),
+      escalationId,
+      onWinner: (leg) => {
+        if (ESCALATION_SOURCES.has(leg)) answeredBy = leg;
+      },
+    };
+    let outcome: EscalationOutcome;
+    try {
+      outcome = await channel.raise(
+        {
+          verb: 'approval',
+          request: {
+            command: part.text,
+            line: req.line,
+            pattern: part.pattern,
+            directory: dir,
+            level: part.level,
+            reasons: part.reasons,
+            ...(req.ctx.thread !== undefined ? { thread: req.ctx.thread } : {}),
+            ...(part.ask ? { ask: part.ask } : {}),
+          },
+        },
+        raiseCtx,
+      );
+    } catch (err) {
+      outcome = { kind: 'declined', reason: `approval request failed: ${err instanceof Error ? err.message : String(err)}` };
+    }
+    const base = { command: part.text, pattern: part.pattern, channel: answeredBy, escalationId };
+
+    switch (outcome.kind) {
+      case 'approved': {
+        let scope: Scope = outcome.scope;
+        let downgradedFrom: Scope | undefined;
+        if (dangerous && (scope === 'project' || scope === 'always')) {
+          downgradedFrom = scope;
+          scope = 'session';
+        }
+        let stored: { id: string; expiresAt: string } | undefined;
+        let persistError: string | undefined;
+        if (scope === 'once') req.turnApprovals.add(dir, part.pattern);
+        else if (scope === 'session') sessionApprovals.add(dir, part.pattern);
+        else {
+          // Remembered beyond this process; if the store cannot take it, this run is still approved for the session.
+          sessionApprovals.add(dir, part.pattern);
+          try {
+            stored = store?.add({
+              pattern: part.pattern,
+              ...(scope === 'project' ? { workingDirectory: dir } : {}),
+              scope,
+              level: part.level,
+              persistDays: config.approval.persistDays,
+              source: this.deps.source,
+            });
+          } catch (err) {
+            persistError = err instanceof Error ? err.message : String(err);
+          }
+        }
+        audit.write(
+          'approval.decided',
+          {
+            ...base,
+            decision: 'approved',
+            scope,
+            ...(downgradedFrom ? { downgradedFrom } : {}),
+            ...(stored ? { approvalID: stored.id, expiresAt: stored.expiresAt } : {}),
+            ...(persistError ? { persistError } : {}),
+          },
+          req.ctx,
+        );
+        audit.write('escalation.settled', { channel: answeredBy, escalationId, verb: 'approval', outcome: 'answered' }, req.ctx);
+        approvals.push({
+          command: part.text,
+          level: part.level,
+          decision: 'approved',
+          scope,
+          channel: answeredBy,
+          escalationId,
+          ...(downgradedFrom ? { downgradedFrom } : {}),
+        });
+        const kept = downgradedFrom ? `${scope}; a dangerous command is kept for this session only` : scope;
+        return { allowed: true, note: `approved (${kept})` };
+      }
+      case 'declined': {
+        // A person (or --yes) saying no is an answer; no operator, a failed request or a cancelled call is not.
+        const settled = req.signal?.aborted === true
+          ? 'abandoned'
+          : answeredBy === 'deny' || outcome.reason.startsWith('approval request failed')
+            ? 'refused'
+            : 'answered';
+        audit.write('approval.decided', { ...base, decision: 'denied', reason: outcome.reason }, req.ctx);
+        audit.write(
+          'escalation.settled',
+          { channel: answeredBy, escalationId, verb: 'approval', outcome: settled, reason: outcome.reason },
+          req.ctx,
+        );
+        approvals.push({ command: part.text, level: part.level, decision: 'denied', channel: answeredBy, escalationId });
+        return { allowed: false, note: `denied: ${outcome.reason}`, reason: outcome.reason, cause: 'declined', escalationId };
+      }
+      case 'unanswered': {
+        const seconds = Math.round(outcome.waitedMs / 1000);
+        const reason = `no answer within ${seconds}s; an unanswered approval counts as declined`;
+        audit.write('approval.decided', { ...base, decision: 'timed-out', reason, waitedMs: outcome.waitedMs }, req.ctx);
+        audit.write('escalation.settled', { channel: answeredBy, escalationId, verb: 'approval', outcome: 'timed-out' }, req.ctx);
+        approvals.push({ command: part.text, level: part.level, decision: 'timed-out', channel: answeredBy, escalationId });
+        return { allowed: false, note: 'no answer in time, refused', reason, cause: 'timed-out', escalationId };
+      }
+      case 'pending': {
+        const reason =
+          `pending approval ${outcome.id}: a person must answer with \`wisp approvals approve ${outcome.id}\` ` +
+          `(or \`wisp approvals deny ${outcome.id}\`) in a terminal; then ask again on this thread`;
+        audit.write('approval.decided', { ...base, escalationId: outcome.id, decision: 'pending', reason }, req.ctx);
+        approvals.push({ command: part.text, level: part.level, decision: 'pending', channel: answeredBy, escalationId: outcome.id });
+        return {
+          allowed: false,
+          note: `pending approval ${outcome.id}`,
+          reason,
+          cause: 'pending',
+          escalationId: outcome.id,
+          pending: {
+            id: outcome.id,
+            verb: 'approval',
+            command: part.text,
+            pattern: part.pattern,
+            level: part.level,
+            reasons: part.reasons,
+          },
+        };
+      }
+      case 'answered': {
+        // An approval answered with text is a channel bug; refuse rather than guess.
+        const reason = 'the channel answered an approval with text; refused';
+        audit.write('approval.decided', { ...base, decision: 'denied', reason }, req.ctx);
+        return { allowed: false, note: 'refused', reason, cause: 'error', escalationId };
+      }
+    }
+  }
+}

@@ -1,0 +1,670 @@
+// Shell line → parts, with web-tree-sitter and the tree-sitter-bash grammar (docs/decisions/0001-shell-parser.md).
+// Loading is async and happens once (`initParser`); parsing is synchronous. Whatever the parser cannot read becomes
+// an `unparsed` part — never dropped — so the classifier can rate it at least moderate (fail closed).
+import { createRequire } from 'node:module';
+import type { Node as TsNode, Parser as TsParser } from 'web-tree-sitter';
+import type { ParsedLine, Part } from './types.js';
+import { decodeAnsiC, roughSegments, unescapeDoubleQuoted, unescapeUnquoted } from './words.js';
+import { resolveCommand } from './wrappers.js';
+
+/** How deep `sh -c '…'` / `eval …` bodies are re-parsed before the rest is kept whole as unparsed. */
+export const MAX_DEPTH = 8;
+
+let parser: TsParser | undefined;
+let initializing: Promise<void> | undefined;
+
+/** Loads the WASM runtime and the bash grammar once; later calls return at once. */
+export function initParser(): Promise<void> {
+  if (parser) return Promise.resolve();
+  initializing ??= (async () => {
+    const require = createRequire(import.meta.url);
+    const runtimeWasm = require.resolve('web-tree-sitter/web-tree-sitter.wasm');
+    const grammarWasm = require.resolve('tree-sitter-bash/tree-sitter-bash.wasm');
+    const { Parser, Language } = await import('web-tree-sitter');
+    await Parser.init({ locateFile: () => runtimeWasm });
+    const language = await Language.load(grammarWasm);
+    const p = new Parser();
+    p.setLanguage(language);
+    parser = p;
+  })().catch((err: unknown) => {
+    initializing = undefined; // let a later call retry
+    throw err;
+  });
+  return initializing;
+}
+
+export function parserReady(): boolean {
+  return parser !== undefined;
+}
+
+type Origin = Part['origin'];
+
+interface Ctx {
+  readonly depth: number;
+  readonly origin: Origin;
+  readonly keyword?: string;
+  readonly redirects: readonly string[];
+  readonly pipeline?: { readonly text: string; readonly stage: number };
+}
+
+/** Node types whose presence in a command name makes the name dynamic. */
+const DYNAMIC_TYPES = new Set([
+  'simple_expansion',
+  'expansion',
+  'command_substitution',
+  'process_substitution',
+  'arithmetic_expansion',
+]);
+const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'yash', 'posh']);
+
+class Collector {
+  readonly parts: Part[] = [];
+  constructor(readonly src: string) {}
+
+  slice(n: TsNode): string {
+    return this.src.slice(n.startIndex, n.endIndex);
+  }
+}
+
+/** Parses one line into its parts. Synchronous; needs `initParser()` first. Never throws on any input once ready. */
+export function parseLine(line: string): ParsedLine {
+  if (!parser) throw new Error('the shell parser is not initialised: await initParser() before parseLine()');
+  const parts: Part[] = [];
+  try {
+    parseSource(line, { depth: 0, origin: 'line', redirects: [] }, parts);
+  } catch {
+    // Any surprise inside the walk: keep the whole line as one unreadable part (fail closed).
+    parts.length = 0;
+    parts.push(unparsedPart(line));
+  }
+  return { line, parts, hadErrors: parts.some((p) => p.unparsed === true) };
+}
+
+function unparsedPart(text: string, keyword?: string): Part {
+  const words = roughSegments(text).flat();
+  return {
+    text,
+    words,
+    redirects: [],
+    origin: 'unparsed',
+    unparsed: true,
+    ...(keyword ? { keyword } : {}),
+  };
+}
+
+/** Parses `source` (a line, or an `sh -c`/`eval` body) and appends its parts. */
+function parseSource(source: string, ctx: Ctx, out: Part[]): void {
+  if (source.trim() === '') return;
+  if (ctx.depth > MAX_DEPTH) {
+    out.push(unparsedPart(source));
+    return;
+  }
+  const p = parser!;
+  const src = joinContinuations(p, source);
+  const tree = p.parse(src);
+  if (!tree) {
+    out.push(unparsedPart(source));
+    return;
+  }
+  try {
+    const c = new Collector(src);
+    visitBlock(c, tree.rootNode, ctx);
+    out.push(...c.parts);
+  } finally {
+    tree.delete();
+  }
+}
+
+/**
+ * Joins backslash-newline continuations outside single quotes and quoted heredocs, so `a\<newline>b` is the one word
+ * `ab` as the shell reads it (tree-sitter treats the continuation as a word break).
+ */
+function joinContinuations(p: TsParser, source: string): string {
+  if (!source.includes('\\\n')) return source;
+  const tree = p.parse(source);
+  if (!tree) return source;
+  try {
+    let out = '';
+    let last = 0;
+    for (let i = source.indexOf('\\\n'); i >= 0; i = source.indexOf('\\\n', i + 2)) {
+      let slashes = 0;
+      for (let j = i; j >= 0 && source[j] === '\\'; j--) slashes++;
+      if (slashes % 2 === 0) continue; // `\\` + newline: an escaped backslash, then a real newline
+      let keep = false;
+      for (let n: TsNode | null = tree.rootNode.descendantForIndex(i, i + 1); n; n = n.parent) {
+        if (n.type === 'raw_string' || n.type === 'heredoc_body' || n.type === 'comment' || n.type === 'ansi_c_string') {
+          keep = true;
+          break;
+        }
+      }
+      if (keep) continue;
+      out += source.slice(last, i);
+      last = i + 2;
+    }
+    return out + source.slice(last);
+  } finally {
+    tree.delete();
+  }
+}
+
+/** Visits every statement child of a container node (program, subshell, do_group, compound statement …). */
+function visitBlock(c: Collector, node: TsNode, ctx: Ctx): void {
+  for (const child of node.children) {
+    if (!child.isNamed) {
+      if (child.isMissing || child.isError) c.parts.push(unparsedPart(c.slice(child) || child.type, ctx.keyword));
+      continue;
+    }
+    if (child.type === 'comment') continue;
+    visitStatement(c, child, ctx);
+  }
+}
+
+function visitStatement(c: Collector, node: TsNode, ctx: Ctx): void {
+  if (node.hasError || node.isError || node.isMissing) {
+    c.parts.push(unparsedPart(c.slice(node), ctx.keyword));
+    return;
+  }
+  switch (node.type) {
+    case 'command':
+      visitCommand(c, node, ctx, []);
+      return;
+    case 'redirected_statement':
+      visitRedirected(c, node, ctx);
+      return;
+    case 'pipeline': {
+      const stages = node.namedChildren.filter((n) => n.type !== 'comment');
+      const text = c.slice(node);
+      stages.forEach((stage, i) => visitStatement(c, stage, { ...ctx, pipeline: { text, stage: i } }));
+      return;
+    }
+    case 'list':
+      for (const child of node.namedChildren) {
+        if (child.type !== 'comment') visitStatement(c, child, { ...ctx, pipeline: undefined });
+      }
+      return;
+    case 'negated_command':
+      visitBlock(c, node, ctx);
+      return;
+    case 'subshell':
+      visitBlock(c, node, { ...ctx, origin: 'subshell', pipeline: undefined });
+      return;
+    case 'compound_statement':
+      if (node.firstChild?.type === '((') {
+        visitArithmetic(c, node, ctx);
+      } else {
+        visitBlock(c, node, { ...ctx, pipeline: undefined });
+      }
+      return;
+    case 'for_statement':
+    case 'c_style_for_statement':
+    case 'while_statement':
+    case 'until_statement':
+      visitLoop(c, node, ctx);
+      return;
+    case 'if_statement':
+    case 'elif_clause':
+    case 'else_clause':
+      visitIf(c, node, ctx);
+      return;
+    case 'case_statement':
+      visitCase(c, node, ctx);
+      return;
+    case 'function_definition':
+      visitFunction(c, node, ctx);
+      return;
+    case 'test_command':
+      emitSubstitutions(c, node, ctx);
+      c.parts.push(makePart(c, node, ctx, testWords(c, node), [], false));
+      return;
+    case 'declaration_command':
+    case 'unset_command':
+      emitSubstitutions(c, node, ctx);
+      c.parts.push(makePart(c, node, ctx, declarationWords(c, node), [], false));
+      return;
+    case 'variable_assignment':
+    case 'variable_assignments': {
+      emitSubstitutions(c, node, ctx);
+      const assigns = node.type === 'variable_assignment' ? [node] : node.namedChildren;
+      c.parts.push(makePart(c, node, ctx, assigns.map((a) => assignmentWord(c, a)), [], false));
+      return;
+    }
+    default:
+      // A construct this walker does not know is kept whole rather than guessed at.
+      c.parts.push(unparsedPart(c.slice(node), ctx.keyword));
+  }
+}
+
+function visitArithmetic(c: Collector, node: TsNode, ctx: Ctx): void {
+  emitSubstitutions(c, node, ctx);
+  const text = c.slice(node);
+  c.parts.push(makePart(c, node, ctx, ['((', text.slice(2, -2).trim(), '))'], [], false));
+}
+
+function visitLoop(c: Collector, node: TsNode, ctx: Ctx): void {
+  const base: Ctx = { ...ctx, pipeline: undefined };
+  const loopKeyword = node.firstChild?.type === 'until' ? 'until' : 'while';
+  for (let i = 0; i < node.childCount; i++) {
+    const child = node.child(i)!;
+    const field = node.fieldNameForChild(i);
+    if (!child.isNamed || child.type === 'comment') continue;
+    if (child.type === 'do_group' || (field === 'body' && child.type === 'compound_statement')) {
+      visitBlock(c, child, { ...base, keyword: 'do' });
+    } else if (field === 'condition' && (node.type === 'while_statement' || node.type === 'until_statement')) {
+      visitStatement(c, child, { ...base, keyword: loopKeyword });
+    } else {
+      // for-loop words, c-style initialiser/condition/update: only substitutions run.
+      emitSubstitutions(c, child, base);
+    }
+  }
+}
+
+function visitIf(c: Collector, node: TsNode, ctx: Ctx): void {
+  const base: Ctx = { ...ctx, pipeline: undefined };
+  let keyword = node.type === 'else_clause' ? 'else' : node.type === 'elif_clause' ? 'elif' : 'if';
+  for (const child of node.children) {
+    if (!child.isNamed) {
+      if (child.type === 'then') keyword = 'then';
+      continue;
+    }
+    if (child.type === 'comment') continue;
+    if (child.type === 'elif_clause' || child.type === 'else_clause') {
+      visitIf(c, child, ctx);
+    } else {
+      visitStatement(c, child, { ...base, keyword });
+    }
+  }
+}
+
+function visitCase(c: Collector, node: TsNode, ctx: Ctx): void {
+  const base: Ctx = { ...ctx, pipeline: undefined };
+  for (let i = 0; i < node.childCount; i++) {
+    const child = node.child(i)!;
+    if (!child.isNamed || child.type === 'comment') continue;
+    if (child.type !== 'case_item') {
+      emitSubstitutions(c, child, base);
+      continue;
+    }
+    for (let k = 0; k < child.childCount; k++) {
+      const item = child.child(k)!;
+      if (!item.isNamed || item.type === 'comment') continue;
+      if (child.fieldNameForChild(k) === 'value') emitSubstitutions(c, item, base);
+      else visitStatement(c, item, { ...base, keyword: 'case' });
+    }
+  }
+}
+
+function visitFunction(c: Collector, node: TsNode, ctx: Ctx): void {
+  // The definition is its own part (exact-text pattern, at least moderate), then its body's commands.
+  const name = node.childForFieldName('name');
+  c.parts.push({
+    text: c.slice(node),
+    words: [name ? wordValue(c, name) : ''],
+    redirects: [],
+    origin: ctx.origin,
+    keyword: 'function',
+  });
+  const body = node.childForFieldName('body');
+  if (body) visitStatement(c, body, { ...ctx, pipeline: undefined });
+  for (const r of node.childrenForFieldName('redirect')) emitSubstitutions(c, r, ctx);
+}
+
+function visitRedirected(c: Collector, node: TsNode, ctx: Ctx): void {
+  const body = node.childForFieldName('body');
+  const redirects = node.childrenForFieldName('redirect');
+  if (body?.type === 'command') {
+    visitCommand(c, body, ctx, redirects);
+    return;
+  }
+  if (!body) {
+    // A bare redirection (`> file`): it still opens, and may truncate, a file.
+    emitSubstitutions(c, node, ctx);
+    const texts = redirects.map((r) => redirectText(c, r));
+    c.parts.push(makePart(c, node, ctx, [], texts, false));
+    return;
+  }
+  // A compound command with redirections: its commands inherit them (`{ a; b; } > out`, `while …; done < f`).
+  const texts = redirects.map((r) => redirectText(c, r));
+  for (const r of redirects) emitSubstitutions(c, r, ctx);
+  visitStatement(c, body, { ...ctx, redirects: [...ctx.redirects, ...texts] });
+  for (const r of redirects) if (r.type === 'heredoc_redirect') visitHeredocTail(c, r, ctx, node);
+}
+
+/**
+ * The text a redirect contributes to its command. A heredoc is its `<<EOF` header, a newline, then its body and end
+ * marker — without what tree-sitter files under it from the rest of the header line (`| sh`, `&& …`).
+ */
+function redirectText(c: Collector, r: TsNode): string {
+  if (r.type !== 'heredoc_redirect') return c.slice(r);
+  const start = r.children.find((n) => n.type === 'heredoc_start');
+  const header = c.src.slice(r.startIndex, start ? start.endIndex : r.endIndex);
+  const body = r.children.find((n) => n.type === 'heredoc_body');
+  const end = r.children.find((n) => n.type === 'heredoc_end');
+  const from = body?.startIndex ?? end?.startIndex;
+  return from === undefined ? header : header + '\n' + c.src.slice(from, end?.endIndex ?? body?.endIndex ?? from);
+}
+
+/** Redirects nested inside a heredoc header (`cat <<EOF > out`). */
+function heredocInnerRedirects(r: TsNode): TsNode[] {
+  const out: TsNode[] = [];
+  for (let i = 0; i < r.childCount; i++) {
+    if (r.fieldNameForChild(i) === 'redirect') out.push(r.child(i)!);
+  }
+  return out;
+}
+
+/**
+ * tree-sitter-bash puts what follows `<<EOF` on the same line inside the heredoc node: the rest of a pipeline
+ * (`cat <<EOF | sh`) or of a list (`cat <<EOF && rm x`). Those commands are visited here, after the owner.
+ */
+function visitHeredocTail(c: Collector, r: TsNode, ctx: Ctx, owner: TsNode): void {
+  for (let i = 0; i < r.childCount; i++) {
+    const child = r.child(i)!;
+    const field = r.fieldNameForChild(i);
+    if (child.type === 'pipeline' && field !== 'redirect') {
+      const text = c.src.slice(owner.startIndex, r.endIndex);
+      const first = ctx.pipeline?.stage ?? 0;
+      child.namedChildren
+        .filter((n) => n.type !== 'comment')
+        .forEach((stage, k) => visitStatement(c, stage, { ...ctx, pipeline: { text, stage: first + k + 1 } }));
+    } else if (field === 'right' || (child.isNamed && field === null && isStatementType(child.type))) {
+      visitStatement(c, child, { ...ctx, pipeline: undefined });
+    }
+  }
+}
+
+function isStatementType(type: string): boolean {
+  return (
+    type === 'command' ||
+    type === 'list' ||
+    type === 'redirected_statement' ||
+    type === 'subshell' ||
+    type === 'compound_statement' ||
+    type === 'negated_command'
+  );
+}
+
+function heredocPipelineText(c: Collector, owner: TsNode, redirects: readonly TsNode[]): string | undefined {
+  for (const r of redirects) {
+    if (r.type !== 'heredoc_redirect') continue;
+    for (let i = 0; i < r.childCount; i++) {
+      const child = r.child(i)!;
+      // Up to the heredoc's end marker, so the key of a stage that runs its input includes the body it reads.
+      if (child.type === 'pipeline' && r.fieldNameForChild(i) !== 'redirect') return c.src.slice(owner.startIndex, r.endIndex);
+    }
+  }
+  return undefined;
+}
+
+function visitCommand(c: Collector, cmd: TsNode, ctx: Ctx, outerRedirects: readonly TsNode[]): void {
+  const words: string[] = [];
+  const redirectNodes: TsNode[] = [...outerRedirects];
+  let nameNode: TsNode | null = null;
+  let prevEnd = -1;
+  for (let i = 0; i < cmd.childCount; i++) {
+    const child = cmd.child(i)!;
+    const field = cmd.fieldNameForChild(i);
+    if (field === 'redirect' || child.type.endsWith('_redirect')) {
+      redirectNodes.push(child);
+      continue;
+    }
+    if (child.type === 'variable_assignment') {
+      words.push(assignmentWord(c, child));
+      prevEnd = -1;
+      continue;
+    }
+    if (child.type === 'command_name') {
+      nameNode = child;
+      words.push(child.firstChild ? wordValue(c, child.firstChild) : c.slice(child));
+      prevEnd = child.endIndex;
+      continue;
+    }
+    if (field === 'argument' || child.isNamed || child.type === '$') {
+      if (child.type === 'comment') continue;
+      const value = wordValue(c, child);
+      // Pieces the grammar splits but the shell joins (`$"…"`) touch each other: one word.
+      if (child.startIndex === prevEnd && words.length > 0) words[words.length - 1] += value;
+      else words.push(value);
+      prevEnd = child.endIndex;
+    }
+  }
+
+  // Substitutions run before the command: their bodies are parts of their own, listed first. Redirects inside the
+  // command node (here-strings) were covered by the first call; only the outer ones need their own walk.
+  emitSubstitutions(c, cmd, ctx);
+  for (const r of outerRedirects) {
+    if (r.type === 'heredoc_redirect') {
+      for (const inner of heredocInnerRedirects(r)) emitSubstitutions(c, inner, ctx);
+      const body = r.children.find((n) => n.type === 'heredoc_body');
+      if (body && !heredocQuoted(r)) emitSubstitutions(c, body, ctx);
+    } else {
+      emitSubstitutions(c, r, ctx);
+    }
+  }
+
+  const ownRedirects: TsNode[] = [];
+  for (const r of redirectNodes) {
+    ownRedirects.push(r);
+    if (r.type === 'heredoc_redirect') ownRedirects.push(...heredocInnerRedirects(r));
+  }
+  const redirectTexts = [...ctx.redirects, ...ownRedirects.map((r) => redirectText(c, r))];
+
+  // The part's text runs from the command to the end of its own redirections (not a heredoc's body or tail).
+  const start = Math.min(cmd.startIndex, ...redirectNodes.map((r) => r.startIndex));
+  let end = cmd.endIndex;
+  for (const r of ownRedirects) {
+    if (r.type === 'heredoc_redirect') {
+      const hs = r.children.find((n) => n.type === 'heredoc_start');
+      end = Math.max(end, hs ? hs.endIndex : r.startIndex + 2);
+    } else {
+      end = Math.max(end, r.endIndex);
+    }
+  }
+  let dynamicName = false;
+  if (nameNode) dynamicName = hasDescendantOf(nameNode, DYNAMIC_TYPES);
+
+  const pipelineText = ctx.pipeline?.text ?? heredocPipelineText(c, cmd.parent?.type === 'redirected_statement' ? cmd.parent : cmd, outerRedirects);
+  const part: Part = {
+    text: c.src.slice(start, end),
+    words,
+    redirects: redirectTexts,
+    origin: ctx.origin,
+    ...(dynamicName ? { dynamicName: true } : {}),
+    ...(ctx.keyword ? { keyword: ctx.keyword } : {}),
+    ...(pipelineText !== undefined ? { pipeline: pipelineText, pipeStage: ctx.pipeline?.stage ?? 0 } : {}),
+  };
+  c.parts.push(part);
+
+  // Bodies run by the command come after it: `sh -c '…'`, `eval …`, a shell fed by a heredoc or here-string.
+  if (!dynamicName) emitNestedScripts(c, words, redirectNodes, ctx);
+
+  for (const r of outerRedirects) if (r.type === 'heredoc_redirect') visitHeredocTail(c, r, ctx, cmd.parent ?? cmd);
+  for (const r of redirectNodes) {
+    if (r.type === 'heredoc_redirect' && !outerRedirects.includes(r)) visitHeredocTail(c, r, ctx, cmd);
+  }
+}
+
+function heredocQuoted(r: TsNode): boolean {
+  const start = r.children.find((n) => n.type === 'heredoc_start');
+  return start !== undefined && /['"\\]/.test(start.text);
+}
+
+function emitNestedScripts(c: Collector, words: readonly string[], redirects: readonly TsNode[], ctx: Ctx): void {
+  const resolved = resolveCommand(words);
+  const exe = resolved.executable;
+  const nested: Ctx = { depth: ctx.depth + 1, origin: 'shell-c', redirects: [] };
+  if (exe === 'eval') {
+    if (resolved.args.length > 0) parseNested(resolved.args.join(' '), { ...nested, origin: 'eval' }, c.parts);
+    return;
+  }
+  if (!SHELLS.has(exe)) return;
+  const script = shellCommandString(resolved.args);
+  if (script.kind === 'string') {
+    parseNested(script.value, nested, c.parts);
+    return;
+  }
+  if (script.kind === 'stdin') {
+    for (const r of redirects) {
+      if (r.type === 'heredoc_redirect') {
+        const body = r.children.find((n) => n.type === 'heredoc_body');
+        if (body) parseNested(c.slice(body), nested, c.parts);
+      } else if (r.type === 'herestring_redirect') {
+        const value = r.namedChildren[r.namedChildCount - 1];
+        if (value) parseNested(wordValue(c, value), nested, c.parts);
+      }
+    }
+  }
+}
+
+function parseNested(source: string, ctx: Ctx, out: Part[]): void {
+  if (ctx.depth > MAX_DEPTH) {
+    out.push(unparsedPart(source));
+    return;
+  }
+  parseSource(source, ctx, out);
+}
+
+/**
+ * Reads a shell's arguments: with `-c` the first operand is the script text; without operands the shell reads its
+ * script from stdin; otherwise it runs a script file.
+ */
+export function shellCommandString(args: readonly string[]): { kind: 'string'; value: string } | { kind: 'stdin' } | { kind: 'file' } | { kind: 'none' } {
+  let cFlag = false;
+  let sFlag = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--' || a === '-') {
+      const operand = args[i + 1];
+      if (cFlag) return operand === undefined ? { kind: 'none' } : { kind: 'string', value: operand };
+      return operand === undefined ? { kind: 'stdin' } : { kind: 'file' };
+    }
+    if (a.startsWith('--')) {
+      if (a === '--rcfile' || a === '--init-file') i++;
+      continue;
+    }
+    if ((a.startsWith('-') || a.startsWith('+')) && a.length > 1) {
+      const letters = a.slice(1);
+      if (a.startsWith('-') && letters.includes('c')) cFlag = true;
+      if (a.startsWith('-') && letters.includes('s')) sFlag = true;
+      if (/[oO]$/.test(letters)) i++; // `-o pipefail`, `-O extglob`
+      continue;
+    }
+    if (cFlag) return { kind: 'string', value: a };
+    return sFlag ? { kind: 'stdin' } : { kind: 'file' };
+  }
+  return cFlag ? { kind: 'none' } : { kind: 'stdin' };
+}
+
+/** Emits parts for every `$(…)`, backtick and `<(…)`/`>(…)` in `node` (the node itself included), outermost first. */
+function emitSubstitutions(c: Collector, node: TsNode, ctx: Ctx): void {
+  if (node.type === 'command_substitution') {
+    visitBlock(c, node, { ...ctx, origin: 'substitution', keyword: undefined, redirects: [], pipeline: undefined });
+    return;
+  }
+  if (node.type === 'process_substitution') {
+    visitBlock(c, node, { ...ctx, origin: 'process-substitution', keyword: undefined, redirects: [], pipeline: undefined });
+    return;
+  }
+  for (const child of node.children) {
+    if (child.type === 'heredoc_body' && child.parent && heredocQuoted(child.parent)) continue; // plain text
+    if ((child.childCount > 0 || child.type.endsWith('_substitution')) && !isNestedStatementHolder(child)) {
+      emitSubstitutions(c, child, ctx);
+    }
+  }
+}
+
+/** Children that hold statements visited separately (heredoc tails), so their substitutions are not counted twice. */
+function isNestedStatementHolder(n: TsNode): boolean {
+  if (n.type === 'pipeline' && n.parent?.type === 'heredoc_redirect') return true;
+  return isStatementType(n.type) && n.parent?.type === 'heredoc_redirect';
+}
+
+function hasDescendantOf(node: TsNode, types: ReadonlySet<string>): boolean {
+  if (types.has(node.type)) return true;
+  for (const child of node.children) if (hasDescendantOf(child, types)) return true;
+  return false;
+}
+
+function makePart(c: Collector, node: TsNode, ctx: Ctx, words: string[], redirects: string[], dynamicName: boolean): Part {
+  return {
+    text: c.slice(node),
+    words,
+    redirects: [...ctx.redirects, ...redirects],
+    origin: ctx.origin,
+    ...(dynamicName ? { dynamicName: true } : {}),
+    ...(ctx.keyword ? { keyword: ctx.keyword } : {}),
+    ...(ctx.pipeline ? { pipeline: ctx.pipeline.text, pipeStage: ctx.pipeline.stage } : {}),
+  };
+}
+
+function testWords(c: Collector, node: TsNode): string[] {
+  const text = c.slice(node);
+  const open = text.startsWith('[[') ? '[[' : '[';
+  const close = open === '[[' ? ']]' : ']';
+  const inner = text.slice(open.length, text.endsWith(close) ? -close.length : undefined);
+  return [open, ...roughSegments(inner).flat(), close];
+}
+
+function declarationWords(c: Collector, node: TsNode): string[] {
+  const words: string[] = [];
+  for (const child of node.children) {
+    if (!child.isNamed) {
+      if (/^[a-z]+$/.test(child.type)) words.push(child.type); // export, local, declare, unset …
+      continue;
+    }
+    words.push(child.type === 'variable_assignment' ? assignmentWord(c, child) : wordValue(c, child));
+  }
+  return words;
+}
+
+function assignmentWord(c: Collector, node: TsNode): string {
+  const value = node.childForFieldName('value');
+  const name = node.childForFieldName('name');
+  const nameText = name ? c.slice(name) : '';
+  const op = node.children.find((n) => !n.isNamed && (n.type === '=' || n.type === '+='))?.type ?? '=';
+  return nameText + op + (value ? wordValue(c, value) : '');
+}
+
+/** A word's value after quote removal; expansions and substitutions stay as written (their value is unknown). */
+function wordValue(c: Collector, node: TsNode): string {
+  switch (node.type) {
+    case 'word':
+      return unescapeUnquoted(c.slice(node));
+    case 'raw_string':
+      return c.slice(node).slice(1, -1);
+    case 'ansi_c_string':
+      return decodeAnsiC(c.slice(node).slice(2, -1));
+    case 'string':
+      return stringValue(c, node, node.startIndex + 1, node.endIndex - 1);
+    case 'translated_string': {
+      const inner = node.namedChildren[0];
+      return inner ? wordValue(c, inner) : c.slice(node).slice(2, -1);
+    }
+    case 'concatenation': {
+      let out = '';
+      let pos = node.startIndex;
+      for (const child of node.children) {
+        if (child.startIndex > pos) out += unescapeUnquoted(c.src.slice(pos, child.startIndex));
+        out += wordValue(c, child);
+        pos = child.endIndex;
+      }
+      if (node.endIndex > pos) out += unescapeUnquoted(c.src.slice(pos, node.endIndex));
+      return out;
+    }
+    default:
+      return c.slice(node);
+  }
+}
+
+/** The inside of `"…"`: literal stretches unescaped, expansions kept as written. */
+function stringValue(c: Collector, node: TsNode, from: number, to: number): string {
+  let out = '';
+  let pos = from;
+  for (const child of node.children) {
+    if (child.startIndex < from || child.endIndex > to) continue; // the quotes themselves
+    if (child.startIndex > pos) out += unescapeDoubleQuoted(c.src.slice(pos, child.startIndex));
+    out += child.type === 'string_content' ? unescapeDoubleQuoted(c.slice(child)) : c.slice(child);
+    pos = child.endIndex;
+  }
+  if (to > pos) out += unescapeDoubleQuoted(c.src.slice(pos, to));
+  return out;
+}

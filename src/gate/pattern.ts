@@ -1,0 +1,147 @@
+// The key a remembered answer is stored under: `<program> *`, `<program> <verb> *` for multiplexers, or the exact
+// text when a broader key would cover commands the person never saw (interpreters, keywords, eval, odd names).
+import type { Part } from './types.js';
+import { GIT_VALUE_OPTIONS } from './rules-git.js';
+import { INTERPRETERS } from './rules-system.js';
+import { SHELLS, isPython } from './rules-common.js';
+import { PRIVILEGE_WRAPPERS, isWrapper, resolveCommand } from './wrappers.js';
+
+/** Multiplexers and the options of theirs that take a value before the verb. */
+const MULTIPLEXERS: Readonly<Record<string, readonly string[]>> = {
+  git: GIT_VALUE_OPTIONS,
+  npm: ['--prefix', '-w', '--workspace', '--userconfig', '--registry', '--cache', '--loglevel', '-C'],
+  pnpm: ['-C', '--dir', '--filter', '-F', '--workspace-dir', '--reporter'],
+  yarn: ['--cwd', '--cache-folder', '--modules-folder'],
+  npx: ['-p', '--package', '-c', '--call'],
+  pnpx: ['-p', '--package'],
+  bunx: ['-p', '--package'],
+  cargo: ['-C', '--manifest-path', '--config', '-Z', '--color', '--target-dir'],
+  rustup: ['--toolchain'],
+  docker: ['-H', '--host', '-c', '--context', '--config', '-l', '--log-level', '--tlscacert', '--tlscert', '--tlskey'],
+  podman: ['--connection', '--url', '--root', '--runroot'],
+  kubectl: ['-n', '--namespace', '--context', '--cluster', '--user', '--kubeconfig', '-s', '--server', '--token'],
+  helm: ['-n', '--namespace', '--kube-context', '--kubeconfig'],
+  go: ['-C'],
+  brew: [],
+  apt: ['-o', '-t', '-c'],
+  'apt-get': ['-o', '-t', '-c'],
+  'apt-cache': ['-o', '-c'],
+  dnf: ['-c', '--releasever', '--installroot'],
+  yum: ['-c', '--releasever', '--installroot'],
+  zypper: [],
+  apk: ['-X', '--repository', '-p', '--root'],
+  snap: [],
+  flatpak: [],
+  port: [],
+  pip: ['--python', '--cache-dir', '--log'],
+  pip3: ['--python', '--cache-dir', '--log'],
+  pipx: [],
+  uv: ['--directory', '--project', '--python', '-p', '--cache-dir'],
+  uvx: ['--from', '--with', '--python', '-p'],
+  poetry: ['-C', '--directory', '-P', '--project'],
+  conda: ['-n', '--name', '-p', '--prefix'],
+  mamba: ['-n', '--name', '-p', '--prefix'],
+  gem: [],
+  bundle: ['--gemfile'],
+  composer: ['-d', '--working-dir'],
+  swift: ['--package-path', '--scratch-path', '-C'],
+  gh: ['-R', '--repo'],
+  glab: ['-R', '--repo'],
+  systemctl: ['-H', '--host', '-M', '--machine', '-t', '--type', '-p', '--property', '-n', '--lines', '-o', '--output', '--state', '-s', '--signal'],
+  launchctl: [],
+  make: ['-C', '-f', '--file', '--makefile', '--directory', '-I', '--include-dir', '-o', '--old-file', '-W', '--what-if', '-j', '-l'],
+  terraform: ['-chdir'],
+  tofu: ['-chdir'],
+  aws: ['--profile', '--region', '--output', '--endpoint-url', '--query'],
+  gcloud: ['--project', '--account', '--configuration', '--format'],
+  az: ['--subscription', '-o', '--output'],
+  dotnet: [],
+  mvn: ['-f', '--file', '-P', '--activate-profiles', '-pl', '--projects', '-s', '--settings'],
+  gradle: ['-p', '--project-dir', '-b', '--build-file'],
+  xcrun: ['--sdk', '--toolchain'],
+  security: [],
+  openssl: [],
+  tmux: ['-L', '-S', '-f', '-c'],
+  nix: ['--option', '-f', '--file'],
+  deno: [],
+  heroku: ['-a', '--app'],
+  flyctl: ['-a', '--app'],
+  fly: ['-a', '--app'],
+  vercel: ['--cwd', '--scope', '--token'],
+  netlify: [],
+  firebase: ['--project', '-P'],
+  wrangler: ['-c', '--config', '-e', '--env'],
+  supabase: ['--workdir'],
+  defaults: [],
+  diskutil: [],
+  wisp: [],
+};
+
+/** Shell keywords and builtins that run other code: their answers are keyed by exact text. */
+const EXACT_PROGRAMS = new Set(['eval', 'exec', 'source', '.', 'xargs', 'do', 'for', 'if', 'then', 'else', 'elif', 'while', 'until', 'case', 'select', 'function', 'time', 'coproc', '{', '}', '!', '[[', '((', 'trap', 'alias', 'builtin', 'command', 'env', 'nohup', 'sudo', 'doas', 'watch']);
+
+/** The exact key: the part's text, prefixed by the keyword that introduced it (`do rm "$f"`). */
+export function exactPattern(part: Part): string {
+  return part.keyword && part.keyword !== 'function' ? `${part.keyword} ${part.text}` : part.text;
+}
+
+/**
+ * The exact key with what the text alone leaves out: heredoc bodies (`python3 <<EOF … EOF` is keyed by its code),
+ * and, for a program that executes its input in a later pipeline stage (`… | sh`, `… | xargs rm`), the whole
+ * pipeline — approving `sh` alone would cover whatever is piped into it next time.
+ */
+export function exactKey(part: Part, executable: string): string {
+  if ((part.pipeStage ?? 0) > 0 && part.pipeline !== undefined) {
+    const r = resolveCommand(part.words);
+    if (isInterpreter(executable) || r.wrappers.includes('xargs') || executable === 'xargs') return part.pipeline;
+  }
+  const bodies = part.redirects
+    .filter((r) => /^\s*\d*<<(?!<)/.test(r) && r.includes('\n'))
+    .map((r) => r.slice(r.indexOf('\n')));
+  return exactPattern(part) + bodies.join('');
+}
+
+function isInterpreter(exe: string): boolean {
+  return SHELLS.has(exe) || isPython(exe) || INTERPRETERS.has(exe) || /^(awk|gawk|mawk|nawk|osascript|pwsh|powershell|expect|node|deno|bun|ruby|perl|php|lua)$/.test(exe);
+}
+
+/** The remembered-answer key for a part whose program (after wrappers) is `executable`. */
+export function patternFor(part: Part, executable: string): string {
+  const exact = exactKey(part, executable);
+  if (part.unparsed || part.dynamicName || part.keyword) return exact;
+  const r = resolveCommand(part.words);
+  if (executable === '' || r.programWord === undefined) return exact;
+  if (r.wrappers.some((w) => w === 'exec' || w === 'xargs' || w === 'watch' || PRIVILEGE_WRAPPERS.has(w))) return exact;
+  if (r.programWord.includes('/') || isWrapper(executable) || EXACT_PROGRAMS.has(executable)) return exact;
+  if (!/^[a-z0-9][a-z0-9_.+-]*$/.test(executable) || isInterpreter(executable)) return exact;
+  // A command that embeds another one to run per file: the broader key would cover any embedded command.
+  if (executable === 'find' && r.args.some((a) => /^-(exec|execdir|ok|okdir)$/.test(a))) return exact;
+  if ((executable === 'fd' || executable === 'fdfind') && r.args.some((a) => /^(-x|-X|--exec|--exec-batch)$/.test(a))) return exact;
+  const valueOptions = MULTIPLEXERS[executable];
+  if (valueOptions === undefined) return `${executable} *`;
+  const verb = multiplexerVerb(executable, r.args, valueOptions);
+  return verb === undefined ? `${executable} *` : `${executable} ${verb} *`;
+}
+
+function multiplexerVerb(exe: string, args: readonly string[], valueOptions: readonly string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') return plainVerb(args[i + 1]);
+    if (a.startsWith('+') && exe !== 'make') continue; // cargo +nightly
+    if (a.startsWith('-')) {
+      if (!a.includes('=') && valueOptions.includes(a)) {
+        // make -j/-l take an optional number only.
+        if ((a === '-j' || a === '-l') && exe === 'make' && !/^\d+$/.test(args[i + 1] ?? '')) continue;
+        i++;
+      }
+      continue;
+    }
+    if (exe === 'make' && a.includes('=')) continue; // make VAR=value target
+    return plainVerb(a);
+  }
+  return undefined;
+}
+
+function plainVerb(word: string | undefined): string | undefined {
+  return word !== undefined && /^[A-Za-z0-9@][\w.:@/-]*$/.test(word) && word.length <= 64 ? word : undefined;
+}

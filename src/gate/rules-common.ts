@@ -1,0 +1,127 @@
+// Shared pieces of the classifier's rule families: the view of one command they all read, findings, flag helpers.
+import { isAbsolute, relative, resolve } from 'node:path';
+import type { Level, Part } from './types.js';
+import type { ResolvedCommand } from './wrappers.js';
+
+/** One command as the rules see it. */
+export interface CmdView {
+  readonly part: Part;
+  /** The part's text (for unparsed parts, the rough segment's words joined). */
+  readonly text: string;
+  readonly words: readonly string[];
+  readonly r: ResolvedCommand;
+  /** Lower-case basename of the program that runs ('' when nothing runs). */
+  readonly exe: string;
+  readonly args: readonly string[];
+  readonly cwd: string;
+  readonly home: string;
+}
+
+export interface Finding {
+  readonly level: Level;
+  readonly reason: string;
+  /** The risk lives in the whole pipeline (`env | grep TOKEN`), so the pipeline text keys the answer. */
+  readonly scope?: 'pipeline';
+}
+
+export type RuleFamily = (c: CmdView) => Finding[];
+
+export const dangerous = (reason: string, scope?: 'pipeline'): Finding => ({ level: 'dangerous', reason, ...(scope ? { scope } : {}) });
+export const moderate = (reason: string): Finding => ({ level: 'moderate', reason });
+
+/** Short option clusters (`-rf`) and long options before `--`. */
+export function optionWords(args: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const a of args) {
+    if (a === '--') break;
+    if (a.startsWith('-') && a.length > 1) out.push(a);
+  }
+  return out;
+}
+
+/** True when a short letter appears in any `-abc` cluster, or one of the long options is present (also `--x=v`). */
+export function hasFlag(args: readonly string[], letters: string, longs: readonly string[] = []): boolean {
+  for (const o of optionWords(args)) {
+    if (o.startsWith('--')) {
+      const name = o.split('=')[0]!;
+      if (longs.includes(name)) return true;
+    } else if (/^-[A-Za-z0-9]+$/.test(o)) {
+      for (const l of letters) if (o.includes(l)) return true;
+    }
+  }
+  return false;
+}
+
+/** Whether any word equals, or starts with `name=` for, one of the given long options. */
+export function hasLong(args: readonly string[], names: readonly string[]): boolean {
+  return args.some((a) => names.some((n) => a === n || a.startsWith(n + '=')));
+}
+
+/** Arguments that are not options (everything after `--` counts). */
+export function operands(args: readonly string[]): string[] {
+  const out: string[] = [];
+  let ended = false;
+  for (const a of args) {
+    if (!ended && a === '--') {
+      ended = true;
+      continue;
+    }
+    if (ended || !a.startsWith('-') || a === '-') out.push(a);
+  }
+  return out;
+}
+
+/** The first operand (a subcommand), skipping options and the values of the listed value options. */
+export function firstOperand(args: readonly string[], valueOptions: readonly string[] = []): { word: string | undefined; index: number } {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') return { word: args[i + 1], index: i + 1 };
+    if (a.startsWith('-') && a.length > 1) {
+      if (!a.includes('=') && valueOptions.includes(a)) i++;
+      continue;
+    }
+    return { word: a, index: i };
+  }
+  return { word: undefined, index: args.length };
+}
+
+const HOME_WORD = /^(~|\$HOME|\$\{HOME\})(\/|$)/;
+
+/** Resolves a path argument against cwd and home; undefined when it depends on other variables. */
+export function resolvePath(arg: string, c: CmdView): string | undefined {
+  let p = arg;
+  const home = HOME_WORD.exec(p);
+  if (home) p = c.home + p.slice(home[1]!.length);
+  else if (/^~[A-Za-z_]/.test(p)) return '/'; // another user's home: outside the project by definition
+  if (p.includes('$') || p.includes('`')) return undefined;
+  return isAbsolute(p) ? resolve(p) : resolve(c.cwd, p);
+}
+
+export function isInside(child: string, parent: string): boolean {
+  const rel = relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+const TEMP_ROOTS = ['/tmp', '/private/tmp', '/var/tmp', '/private/var/folders', '/var/folders'];
+
+/** Inside the launch directory or a temp directory. */
+export function insideProject(path: string, c: CmdView): boolean {
+  if (isInside(path, c.cwd)) return true;
+  const tmp = process.env.TMPDIR;
+  return TEMP_ROOTS.some((t) => isInside(path, t)) || (tmp !== undefined && tmp !== '' && isInside(path, resolve(tmp)));
+}
+
+/** The whole text a rule may look at: part text, unquoted words and redirections. */
+export function fullText(c: CmdView): string {
+  return [c.text, c.words.join(' '), ...c.part.redirects].join('\n');
+}
+
+export function isShell(exe: string): boolean {
+  return SHELLS.has(exe);
+}
+
+export const SHELLS: ReadonlySet<string> = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh', 'yash', 'posh']);
+
+export function isPython(exe: string): boolean {
+  return /^(python[0-9.]*|pypy[0-9.]*)$/.test(exe);
+}

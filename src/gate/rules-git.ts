@@ -1,0 +1,165 @@
+// git: which subcommands only read, which change the repository, and which lose work or rewrite remote history.
+import { type CmdView, type Finding, dangerous, hasFlag, hasLong, moderate, operands } from './rules-common.js';
+
+/** Global options that take a value in the next word (unless written `--opt=value`). */
+export const GIT_VALUE_OPTIONS = ['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--config-env', '--super-prefix'];
+
+export interface GitCall {
+  readonly sub: string | undefined;
+  readonly subArgs: readonly string[];
+  /** `-c k=v`, `--config-env`, `--exec-path=…`: settings that can make git run other programs. */
+  readonly setsConfig: boolean;
+}
+
+export function readGit(args: readonly string[]): GitCall {
+  let setsConfig = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '-c' || a === '--config-env' || a.startsWith('--config-env=') || a.startsWith('--exec-path') || /^-c.+/.test(a)) {
+      setsConfig = true;
+    }
+    if (a.startsWith('-')) {
+      if (GIT_VALUE_OPTIONS.includes(a)) i++;
+      continue;
+    }
+    return { sub: a, subArgs: args.slice(i + 1), setsConfig };
+  }
+  return { sub: undefined, subArgs: [], setsConfig };
+}
+
+/** Subcommands that only read the repository. */
+const GIT_READ = new Set([
+  'status', 'log', 'diff', 'show', 'blame', 'annotate', 'rev-parse', 'ls-files', 'ls-tree', 'cat-file', 'grep',
+  'shortlog', 'describe', 'whatchanged', 'show-ref', 'for-each-ref', 'merge-base', 'name-rev', 'rev-list',
+  'count-objects', 'check-ignore', 'check-attr', 'var', 'version', 'help', 'cherry', 'show-branch', 'range-diff',
+  'diff-tree', 'diff-files', 'diff-index', 'verify-commit', 'verify-tag', 'show-index', 'check-ref-format',
+]);
+
+const NETWORK = new Set(['fetch', 'pull', 'clone', 'ls-remote', 'push', 'submodule', 'archive']);
+
+/** True when the git call is one of the read-only forms (status, log, branch listing, config --get …). */
+export function gitReadOnly(args: readonly string[]): boolean {
+  const g = readGit(args);
+  if (g.setsConfig) return false;
+  if (g.sub === undefined) return args.some((a) => a === '--version' || a === '--help' || a === '-h');
+  const a = g.subArgs;
+  // Options that write files or start other programs even under a read-only subcommand.
+  if (hasLong(a, ['--output', '--open-files-in-pager', '--ext-diff']) || (g.sub === 'grep' && hasFlag(a, 'O'))) return false;
+  if (GIT_READ.has(g.sub)) return true;
+  switch (g.sub) {
+    case 'branch':
+      return branchIsListing(a);
+    case 'tag':
+      return operands(a).length === 0 || hasFlag(a, 'l', ['--list']);
+    case 'config':
+      return hasLong(a, ['--get', '--get-all', '--get-regexp', '--list', '--get-urlmatch', '--get-color', '--get-colorbool']) ||
+        hasFlag(a, 'l') || ['get', 'list'].includes(operands(a)[0] ?? '');
+    case 'remote':
+      return operands(a).length === 0 || operands(a)[0] === 'get-url';
+    case 'stash':
+      return ['list', 'show'].includes(a[0] ?? '');
+    case 'reflog':
+      return a.length === 0 || a[0] === 'show' || (a[0] ?? '').startsWith('-');
+    case 'worktree':
+      return a[0] === 'list';
+    case 'submodule':
+      return a[0] === 'status';
+    case 'clean':
+      return hasFlag(a, 'n', ['--dry-run']);
+    case 'notes':
+      return a.length === 0 || a[0] === 'list' || a[0] === 'show';
+    default:
+      return false;
+  }
+}
+
+function branchIsListing(a: readonly string[]): boolean {
+  const changing = ['-d', '-D', '-m', '-M', '-c', '-C', '-u', '-f', '--delete', '--move', '--copy', '--force', '--set-upstream-to', '--unset-upstream', '--edit-description', '--track', '--no-track'];
+  if (a.some((x) => changing.includes(x.split('=')[0]!) || /^-[a-zA-Z]*[dDmMcCuf]/.test(x) && !x.startsWith('--'))) return false;
+  const listing = ['--list', '-l', '-a', '--all', '-r', '--remotes', '--contains', '--no-contains', '--merged', '--no-merged', '--points-at'];
+  const takesValue = ['--contains', '--no-contains', '--merged', '--no-merged', '--points-at', '--sort', '--format'];
+  let names = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    if (x.startsWith('-')) {
+      if (takesValue.includes(x)) i++;
+      continue;
+    }
+    names++;
+  }
+  // `git branch NAME` creates a branch; with --list the names are patterns.
+  return names === 0 || a.some((x) => listing.includes(x));
+}
+
+export function gitRules(c: CmdView): Finding[] {
+  if (c.exe !== 'git') return [];
+  const g = readGit(c.args);
+  const out: Finding[] = [];
+  if (g.setsConfig) out.push(moderate('sets git configuration for this command, which can run other programs'));
+  const a = g.subArgs;
+  switch (g.sub) {
+    case 'push': {
+      const force = hasFlag(a, 'f', ['--force', '--force-with-lease', '--force-if-includes', '--mirror']) ||
+        operands(a).slice(1).some((r) => r.startsWith('+'));
+      if (force) out.push(dangerous('force push rewrites remote history'));
+      if (hasFlag(a, 'd', ['--delete', '--prune']) || operands(a).slice(1).some((r) => r.startsWith(':'))) {
+        out.push(dangerous('deletes a remote branch or tag'));
+      }
+      break;
+    }
+    case 'reset':
+      if (hasLong(a, ['--hard', '--merge', '--keep'])) out.push(dangerous('discards local changes'));
+      break;
+    case 'clean':
+      if (!hasFlag(a, 'n', ['--dry-run']) && hasFlag(a, 'f', ['--force'])) out.push(dangerous('discards local changes'));
+      break;
+    case 'checkout': {
+      const dashdash = a.indexOf('--');
+      if ((dashdash >= 0 && dashdash < a.length - 1) || a.includes('.') || hasFlag(a, 'f', ['--force'])) {
+        out.push(dangerous('discards local changes'));
+      }
+      break;
+    }
+    case 'restore':
+      if (!hasFlag(a, 'S', ['--staged']) || hasFlag(a, 'W', ['--worktree'])) out.push(dangerous('discards local changes'));
+      break;
+    case 'switch':
+      if (hasFlag(a, 'f', ['--force', '--discard-changes'])) out.push(dangerous('discards local changes'));
+      break;
+    case 'branch':
+      if (a.some((x) => /^-[a-zA-Z]*D/.test(x)) || (hasFlag(a, 'd', ['--delete']) && hasFlag(a, 'f', ['--force']))) {
+        out.push(dangerous('deletes a branch without merge check'));
+      }
+      break;
+    case 'stash':
+      if (a[0] === 'drop' || a[0] === 'clear') out.push(dangerous('destroys the history git keeps for recovery'));
+      break;
+    case 'reflog':
+      if (a[0] === 'expire' || a[0] === 'delete') out.push(dangerous('destroys the history git keeps for recovery'));
+      break;
+    case 'gc':
+      if (a.some((x) => /^--prune=(now|all)$/.test(x))) out.push(dangerous('destroys the history git keeps for recovery'));
+      break;
+    case 'prune':
+      out.push(dangerous('destroys the history git keeps for recovery'));
+      break;
+    case 'filter-branch':
+    case 'filter-repo':
+      out.push(dangerous('rewrites the whole history of the repository'));
+      break;
+    case 'update-ref':
+      if (hasFlag(a, 'd')) out.push(dangerous('destroys the history git keeps for recovery'));
+      break;
+    case 'credential':
+      if (a[0] === 'fill') out.push(dangerous('prints a stored credential'));
+      break;
+    default:
+      break;
+  }
+  if (g.sub === 'config' && /credential|token|password/i.test(a.join(' '))) out.push(moderate('reads or sets a credential setting'));
+  if (!gitReadOnly(c.args)) {
+    if (g.sub !== undefined && NETWORK.has(g.sub)) out.push(moderate('uses the network'));
+    out.push(moderate('changes repository state'));
+  }
+  return out;
+}

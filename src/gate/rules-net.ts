@@ -1,0 +1,206 @@
+// Network, credentials and registries: uploads, servers, printing secrets, publishing, deleting remote storage.
+import { type CmdView, type Finding, dangerous, firstOperand, hasFlag, hasLong, isPython, moderate, operands } from './rules-common.js';
+
+const NETWORK_TOOLS = new Set([
+  'curl', 'wget', 'ssh', 'scp', 'sftp', 'rsync', 'nc', 'ncat', 'netcat', 'telnet', 'ftp', 'lftp', 'socat', 'mosh',
+  'http', 'https', 'xh', 'aria2c', 'ping', 'ping6', 'traceroute', 'tracepath', 'mtr', 'dig', 'nslookup', 'host', 'whois',
+  'nmap', 'websocat', 'grpcurl',
+]);
+
+function networkRules(c: CmdView): Finding[] {
+  const out: Finding[] = [];
+  if (c.exe === 'rsync' && !c.args.some((a) => /^[^/]*:/.test(a) || a.startsWith('rsync://'))) return out;
+  if (NETWORK_TOOLS.has(c.exe)) out.push(moderate('uses the network'));
+  if ((c.exe === 'nc' || c.exe === 'ncat' || c.exe === 'netcat') && hasFlag(c.args, 'l', ['--listen'])) {
+    out.push(moderate('starts a network service'));
+  }
+  if (c.exe === 'socat' && c.args.some((a) => /LISTEN/i.test(a))) out.push(moderate('starts a network service'));
+  return out;
+}
+
+function uploadRules(c: CmdView): Finding[] {
+  const upload = dangerous('uploads data over the network');
+  if (c.exe === 'curl') {
+    if (hasLong(c.args, ['--data', '--data-raw', '--data-binary', '--data-urlencode', '--data-ascii', '--form', '--form-string', '--upload-file', '--json'])) {
+      return [upload];
+    }
+    for (let i = 0; i < c.args.length; i++) {
+      const a = c.args[i]!;
+      if (!/^-[a-zA-Z]+/.test(a) || a.startsWith('--')) {
+        if ((a === '--request' || a.startsWith('--request=')) && /POST|PUT|PATCH|DELETE/i.test(a.split('=')[1] ?? c.args[i + 1] ?? '')) return [upload];
+        continue;
+      }
+      // Short clusters: the first value-taking letter takes the rest; d/F/T upload, X with a writing method.
+      const m = /^-[a-zA-Z]*?([dFTX])(.*)$/.exec(a);
+      if (!m) continue;
+      if (m[1] !== 'X') return [upload];
+      const method = m[2] !== '' ? m[2]! : (c.args[i + 1] ?? '');
+      if (/^(POST|PUT|PATCH|DELETE)$/i.test(method)) return [upload];
+    }
+  }
+  if (c.exe === 'wget' && (hasLong(c.args, ['--post-data', '--post-file', '--body-data', '--body-file']) || c.args.some((a) => /^--method=(POST|PUT|PATCH)$/i.test(a)))) {
+    return [upload];
+  }
+  return [];
+}
+
+/** `python -m http.server` and friends: serving files, bound to every interface unless told otherwise. */
+function serveRules(c: CmdView): Finding[] {
+  if (isPython(c.exe)) {
+    const m = c.args.indexOf('-m');
+    const mod = m >= 0 ? c.args[m + 1] : undefined;
+    if (mod === 'http.server' || mod === 'SimpleHTTPServer') {
+      const rest = c.args.slice(m + 2);
+      const bi = rest.findIndex((a) => a === '--bind' || a === '-b');
+      const bind = bi >= 0 ? rest[bi + 1] : rest.find((a) => a.startsWith('--bind='))?.slice(7);
+      if (bind !== undefined && /^(127\.\d+\.\d+\.\d+|localhost|::1)$/.test(bind)) return [moderate('starts a network service')];
+      return [dangerous('serves a directory on every network interface')];
+    }
+  }
+  if (c.exe === 'php') {
+    const si = c.args.indexOf('-S');
+    if (si >= 0) {
+      const addr = c.args[si + 1] ?? '';
+      return /^(localhost|127\.|\[::1\])/.test(addr) ? [moderate('starts a network service')] : [dangerous('serves a directory on every network interface')];
+    }
+  }
+  return [];
+}
+
+const SECRET_NAME = /(PASSWORD|PASSWD|TOKEN|SECRET|CREDENTIAL|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|_KEY)\b/i;
+
+/** Printing environment variables that hold secrets, or the whole environment. */
+function environmentRules(c: CmdView): Finding[] {
+  const out: Finding[] = [];
+  if (c.exe === 'echo' || c.exe === 'printf' || c.exe === 'print') {
+    // `${X:+…}` only tests whether X is set, so it does not print it.
+    const refs = c.args.join(' ').match(/\$\{?[A-Za-z_][A-Za-z0-9_]*(?![A-Za-z0-9_]*:[+])/g) ?? [];
+    if (refs.some((r) => SECRET_NAME.test(r.replace(/^\$\{?/, '')))) out.push(dangerous('prints a credential'));
+  }
+  if (c.exe === 'printenv') {
+    const names = operands(c.args);
+    if (names.length === 0) out.push(moderate('prints the whole environment, secrets included'));
+    else if (names.some((n) => SECRET_NAME.test(n))) out.push(dangerous('prints a credential'));
+  }
+  const bare = c.args.length === 0 || (c.args.length === 1 && c.args[0] === '-p');
+  if ((c.exe === 'env' && c.r.programWord !== undefined && operands(c.args).length === 0) || (['set', 'export', 'declare', 'typeset'].includes(c.exe) && bare)) {
+    out.push(moderate('prints the whole environment, secrets included'));
+  }
+  // `env | grep TOKEN`: the environment, filtered for its secrets.
+  const pipeline = c.part.pipeline;
+  if (pipeline !== undefined && (c.part.pipeStage ?? 0) > 0 && /^\s*(env|printenv|set|export(\s+-p)?|declare\s+-[px]*)\s*\|/.test(pipeline)) {
+    if (/token|secret|passw|key|credential|auth/i.test(c.text)) out.push(dangerous('prints credentials from the environment', 'pipeline'));
+  }
+  return out;
+}
+
+/** Commands whose purpose is to print a stored password, key or token. */
+function storedCredentialRules(c: CmdView): Finding[] {
+  const a = c.args;
+  const sub = (n: number): string => a[n] ?? '';
+  const prints = dangerous('prints a stored credential');
+  switch (c.exe) {
+    case 'security':
+      if (/^(find-(generic|internet)-password|dump-keychain|export|find-certificate)$/.test(sub(0))) return [dangerous('prints stored passwords or keys')];
+      return [];
+    case 'gh':
+      if (sub(0) === 'auth' && (sub(1) === 'token' || (sub(1) === 'status' && hasFlag(a, 't', ['--show-token'])))) return [prints];
+      return [];
+    case 'gcloud':
+      if (a.some((x) => /^print-(access|identity)-token$/.test(x))) return [prints];
+      return [];
+    case 'az':
+      if (sub(0) === 'account' && sub(1) === 'get-access-token') return [prints];
+      return [];
+    case 'aws':
+      if ((sub(0) === 'configure' && (sub(1) === 'get' || sub(1) === 'export-credentials')) || (sub(0) === 'ecr' && sub(1) === 'get-login-password')) {
+        return [prints];
+      }
+      return [];
+    case 'op':
+      if (sub(0) === 'read' || (sub(0) === 'item' && sub(1) === 'get')) return [prints];
+      return [];
+    case 'pass':
+    case 'gopass':
+      if (a.length === 0 || sub(0) === 'show' || !sub(0).startsWith('-')) return [prints];
+      return [];
+    case 'secret-tool':
+      if (sub(0) === 'lookup') return [prints];
+      return [];
+    case 'kubectl':
+      if (sub(0) === 'config' && sub(1) === 'view' && hasLong(a, ['--raw'])) return [prints];
+      if (sub(0) === 'get' && /^secrets?$/.test(sub(1)) && a.some((x) => /^(-o|--output)(=|$)/.test(x))) return [prints];
+      return [];
+    case 'heroku':
+      if (sub(0) === 'auth:token') return [prints];
+      return [];
+    case 'vault':
+      if (sub(0) === 'read' || (sub(0) === 'kv' && sub(1) === 'get')) return [prints];
+      return [];
+    default:
+      if (/^docker-credential-/.test(c.exe) && sub(0) === 'get') return [prints];
+      return [];
+  }
+}
+
+/** Publishing to a package registry or image registry (not a dry run). */
+function publishRules(c: CmdView): Finding[] {
+  if (hasLong(c.args, ['--dry-run']) || c.args.includes('-n') && c.exe === 'cargo') return [];
+  const sub = firstOperand(c.args).word;
+  const publishes =
+    (['npm', 'pnpm', 'yarn', 'bun'].includes(c.exe) && (sub === 'publish' || (c.exe === 'yarn' && sub === 'npm' && c.args.includes('publish')))) ||
+    (['cargo', 'poetry', 'flit', 'hatch'].includes(c.exe) && sub === 'publish') ||
+    (c.exe === 'gem' && sub === 'push') ||
+    (c.exe === 'twine' && sub === 'upload') ||
+    (['docker', 'podman'].includes(c.exe) && (sub === 'push' || (sub === 'image' && c.args.includes('push')))) ||
+    (c.exe === 'dotnet' && sub === 'nuget' && c.args.includes('push')) ||
+    (c.exe === 'pod' && sub === 'trunk' && c.args.includes('push')) ||
+    (c.exe === 'mvn' && c.args.includes('deploy')) ||
+    (c.exe === 'swift' && sub === 'package-registry' && c.args.includes('publish'));
+  return publishes ? [dangerous('publishes to a registry')] : [];
+}
+
+/** Deleting buckets, objects, clusters or cloud resources. */
+function remoteDeleteRules(c: CmdView): Finding[] {
+  const a = c.args;
+  const del = dangerous('deletes remote storage or cloud resources');
+  switch (c.exe) {
+    case 'aws':
+      if ((a[0] === 's3' && /^(rm|rb)$/.test(a[1] ?? '')) || a.slice(1, 3).some((x) => /^(delete|terminate|remove|purge)-/.test(x))) return [del];
+      return [];
+    case 'gsutil':
+      return /^(rm|rb)$/.test(a[0] ?? '') ? [del] : [];
+    case 'gcloud':
+    case 'az':
+      return a.some((x) => x === 'delete' || x === 'rm') ? [del] : [];
+    case 'rclone':
+      return /^(delete|deletefile|purge|rmdir|rmdirs|cleanup|sync)$/.test(a[0] ?? '') ? [del] : [];
+    case 'kubectl':
+    case 'oc':
+      return a[0] === 'delete' ? [dangerous('deletes cluster resources')] : [];
+    case 'helm':
+      return /^(uninstall|delete|del)$/.test(a[0] ?? '') ? [dangerous('deletes cluster resources')] : [];
+    case 'terraform':
+    case 'tofu':
+    case 'pulumi':
+      return a[0] === 'destroy' || a.includes('-destroy') ? [dangerous('destroys managed infrastructure')] : [];
+    case 'gh':
+      return a[1] === 'delete' && /^(repo|release|secret|variable|cache)$/.test(a[0] ?? '') ? [del] : [];
+    default:
+      return [];
+  }
+}
+
+function containerRules(c: CmdView): Finding[] {
+  if (c.exe !== 'docker' && c.exe !== 'podman') return [];
+  const sub = firstOperand(c.args, ['-H', '--host', '-c', '--context', '--config', '-l', '--log-level']).word;
+  if (sub !== 'run' && sub !== 'create' && sub !== 'exec') return [];
+  const hostAccess =
+    hasLong(c.args, ['--privileged', '--pid', '--cap-add']) ||
+    c.args.some((x, i) => (x === '-v' || x === '--volume' || x === '--mount') && /^(\/|\/:|type=bind,source=\/,)/.test(c.args[i + 1] ?? '') && /^\/(:|,|$)/.test(c.args[i + 1] ?? '')) ||
+    c.args.some((x) => /^(-v|--volume=)\/:/.test(x) || /\/var\/run\/docker\.sock/.test(x));
+  if (hostAccess) return [dangerous('runs a container with full access to the host')];
+  return [moderate('runs a container')];
+}
+
+export const NET_RULES = [networkRules, uploadRules, serveRules, environmentRules, storedCredentialRules, publishRules, remoteDeleteRules, containerRules];

@@ -1,0 +1,330 @@
+// The sandbox a command runs in once the gate allows it (design.md §3 step 5): bubblewrap on Linux, sandbox-exec on
+// macOS. Writes are confined to the launch directory, the temp dir and configured paths; $WISP_HOME is never
+// writable; the network is cut only when asked. Reads are not confined. See docs/trust.md and
+// docs/decisions/0002-linux-sandbox.md.
+import { spawn } from 'node:child_process';
+import { accessSync, constants, existsSync, realpathSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { basename, delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
+
+export type SandboxKind = 'bwrap' | 'sandbox-exec' | 'none';
+
+export interface SandboxDetection {
+  readonly kind: SandboxKind;
+  /** The sandbox program, when one was found. */
+  readonly path?: string;
+  /** True when a trial run inside the sandbox succeeded. */
+  readonly works: boolean;
+  /** One line for a person: what was found, or why it does not work. */
+  readonly detail: string;
+  /** False when the sandbox works but cannot cut the network (`sandbox.allowNetwork: false` is then refused). */
+  readonly isolatesNetwork?: boolean;
+}
+
+export interface DetectOptions {
+  /** @default process.platform */
+  readonly platform?: NodeJS.Platform;
+  /** Use this bwrap instead of searching for one (tests point it at a missing or broken program). */
+  readonly bwrapPath?: string;
+  /** @default '/usr/bin/sandbox-exec' */
+  readonly sandboxExecPath?: string;
+  /** Probe again instead of reusing the cached answer. */
+  readonly fresh?: boolean;
+}
+
+export interface SandboxOptions {
+  /** Where wisp was started; writable. */
+  readonly launchDir: string;
+  /** The temp dir (os.tmpdir()); writable. */
+  readonly tmpDir: string;
+  /** wisp's own state; never writable, even when it lies under a writable root. Must exist. */
+  readonly wispHome: string;
+  /** `sandbox.writablePaths`; relative paths are taken from the launch dir, `~/` from the home directory. */
+  readonly writablePaths: readonly string[];
+  readonly allowNetwork: boolean;
+  /** Where the command starts. Not made writable: a per-call working directory grants nothing. */
+  readonly cwd: string;
+  /** The sandbox program from {@link detectSandbox}; defaults to the usual location. */
+  readonly sandboxPath?: string;
+  /** @default {@link defaultShell}() */
+  readonly shell?: string;
+}
+
+/** What runs the command line: a file and its arguments, ready for spawn. */
+export interface SandboxCommand {
+  readonly file: string;
+  readonly args: string[];
+}
+
+/**
+ * The shell lines run under. Bash, not /bin/sh: the gate reads lines with a bash grammar (tree-sitter-bash), so
+ * running them with dash would let a line mean one thing to the gate and another to the shell (`$'…'` quoting,
+ * `[[ ]]`, brace expansion). /bin/sh only where there is no bash.
+ */
+export function defaultShell(): string {
+  return existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh';
+}
+
+/** `-c` takes the next word as the script; `--` first, so a line that starts with `-` is not read as an option. */
+function shellArgs(line: string): string[] {
+  return ['-c', '--', line];
+}
+
+const BWRAP_CANDIDATES = ['/usr/bin/bwrap', '/usr/local/bin/bwrap', '/bin/bwrap', '/run/current-system/sw/bin/bwrap'];
+const SANDBOX_EXEC = '/usr/bin/sandbox-exec';
+const PROBE_TIMEOUT_MS = 5000;
+
+/**
+ * Namespaces and limits every bwrap run gets (and the probe tries):
+ * - `--unshare-pid`: the command sees and can signal or ptrace only its own processes, and when bwrap dies the
+ *   kernel kills everything left in the namespace — even a grandchild that called setsid to leave our process group.
+ * - `--unshare-ipc`: no access to other programs' System V shared memory and semaphores.
+ * - `--cap-drop ALL`: bwrap run by root otherwise keeps root's capabilities, and CAP_SYS_ADMIN could remount `/`
+ *   read-write from inside.
+ * - `--die-with-parent`: if wisp dies, even by SIGKILL, the sandbox dies with it.
+ * Not `--new-session`: it would move the command into a new session and process group, out of reach of the
+ * group kill. The terminal-injection attack it guards against (TIOCSTI) needs a controlling terminal, and the
+ * command has none: wisp spawns it detached (setsid), stdin is /dev/null and `--dev` hides the host's ttys.
+ */
+const BWRAP_ISOLATION = ['--unshare-pid', '--unshare-ipc', '--cap-drop', 'ALL', '--die-with-parent'];
+
+/** The base of every bwrap run: everything read-only, a fresh /dev and /proc. */
+function bwrapBase(): string[] {
+  return [
+    '--ro-bind', '/', '/',
+    '--dev', '/dev',
+    '--proc', '/proc',
+    // Root's uid may write many sysctls by file mode alone, capabilities or not; this bwrap leaves /proc/sys
+    // writable, so cover it (and sysrq-trigger, where the kernel has one) read-only.
+    '--ro-bind-try', '/proc/sys', '/proc/sys',
+    '--ro-bind-try', '/proc/sysrq-trigger', '/proc/sysrq-trigger',
+  ];
+}
+
+const cache = new Map<string, Promise<SandboxDetection>>();
+
+/**
+ * Finds the platform's sandbox and checks that it works by running `true` inside it once (cached per program).
+ * On Linux the probe uses the same namespaces as a real run, so a kernel that forbids them fails here rather than
+ * on the first command; a second trial checks the network namespace on its own.
+ */
+export function detectSandbox(options: DetectOptions = {}): Promise<SandboxDetection> {
+  const platform = options.platform ?? process.platform;
+  const key = `${platform}\0${options.bwrapPath ?? ''}\0${options.sandboxExecPath ?? ''}`;
+  const cached = cache.get(key);
+  if (cached && !options.fresh) return cached;
+  const probe = probeSandbox(platform, options);
+  cache.set(key, probe);
+  return probe;
+}
+
+async function probeSandbox(platform: NodeJS.Platform, options: DetectOptions): Promise<SandboxDetection> {
+  if (platform === 'linux') {
+    const path = options.bwrapPath ?? findBwrap();
+    if (!path || !isExecutable(path)) {
+      return { kind: 'bwrap', path, works: false, detail: `bubblewrap (bwrap) not found${path ? ` at ${path}` : ''}` };
+    }
+    const base = [...bwrapBase(), ...BWRAP_ISOLATION];
+    const trial = await trialRun(path, [...base, '--', 'true']);
+    if (!trial.ok) {
+      return { kind: 'bwrap', path, works: false, detail: `bwrap at ${path} failed its trial run: ${trial.why}` };
+    }
+    // Separately, because some hosts allow the other namespaces but not a network one (seen on Ubuntu 24.04).
+    const net = await trialRun(path, [...base, '--unshare-net', '--', 'true']);
+    const detail = `bwrap at ${path} works (probe ${trial.ms} ms)`;
+    return net.ok
+      ? { kind: 'bwrap', path, works: true, isolatesNetwork: true, detail }
+      : { kind: 'bwrap', path, works: true, isolatesNetwork: false, detail: `${detail}, but cannot cut the network: ${net.why}` };
+  }
+  if (platform === 'darwin') {
+    // Only the system copy: one found on PATH could be anything.
+    const path = options.sandboxExecPath ?? SANDBOX_EXEC;
+    if (!isExecutable(path)) return { kind: 'sandbox-exec', path, works: false, detail: `${path} not found` };
+    const trial = await trialRun(path, ['-p', '(version 1)\n(allow default)', '/usr/bin/true']);
+    return trial.ok
+      ? { kind: 'sandbox-exec', path, works: true, isolatesNetwork: true, detail: `sandbox-exec at ${path} works (probe ${trial.ms} ms)` }
+      : { kind: 'sandbox-exec', path, works: false, detail: `sandbox-exec at ${path} failed its trial run: ${trial.why}` };
+  }
+  return { kind: 'none', works: false, detail: `wisp has no sandbox for ${platform}` };
+}
+
+/**
+ * System locations first, then absolute PATH entries: a `bwrap` planted in a project directory on PATH (or a
+ * relative entry such as `.`) must not stand in for the real one.
+ */
+function findBwrap(): string | undefined {
+  const fromPath = (process.env.PATH ?? '').split(delimiter).filter((d) => isAbsolute(d)).map((d) => join(d, 'bwrap'));
+  return [...BWRAP_CANDIDATES, ...fromPath].find(isExecutable);
+}
+
+function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function trialRun(file: string, args: string[]): Promise<{ ok: boolean; ms: number; why: string }> {
+  const started = performance.now();
+  return new Promise((settle) => {
+    let stderr = '';
+    const child = spawn(file, args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: PROBE_TIMEOUT_MS, killSignal: 'SIGKILL' });
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (d: string) => {
+      if (stderr.length < 2000) stderr += d;
+    });
+    child.on('error', (err) => settle({ ok: false, ms: 0, why: err.message }));
+    child.on('close', (code, signal) => {
+      const ms = Math.round(performance.now() - started);
+      const firstLine = stderr.trim().split('\n')[0] ?? '';
+      const why = firstLine || (signal ? `killed by ${signal}` : `exit status ${code}`);
+      settle({ ok: code === 0, ms, why });
+    });
+  });
+}
+
+/**
+ * The canonical form of a path that may not exist yet: the real path of its longest existing prefix, with the
+ * rest appended. Mount points and Seatbelt rules match canonical paths, so a symlinked alias must not slip past.
+ */
+export function canonicalPath(path: string): string {
+  const rest: string[] = [];
+  let head = resolve(path);
+  for (;;) {
+    try {
+      return join(realpathSync.native(head), ...rest);
+    } catch {
+      const parent = dirname(head);
+      if (parent === head) return resolve(path);
+      rest.unshift(basename(head));
+      head = parent;
+    }
+  }
+}
+
+function expandPath(path: string, launchDir: string): string {
+  if (path === '~') return homedir();
+  if (path.startsWith('~/')) return join(homedir(), path.slice(2));
+  return resolve(launchDir, path);
+}
+
+/**
+ * The writable roots, canonical and de-duplicated: the launch dir, the temp dir, then `writablePaths`. Paths that
+ * do not exist are skipped (there is nothing to bind). `/` is skipped too: binding it would lay the host's /proc
+ * and /dev back over the sandbox's own — turn the sandbox off instead if everything should be writable.
+ */
+export function writableRoots(opts: Pick<SandboxOptions, 'launchDir' | 'tmpDir' | 'writablePaths'>): string[] {
+  const wanted = [opts.launchDir, opts.tmpDir, ...opts.writablePaths].map((p) => expandPath(p, opts.launchDir));
+  const roots: string[] = [];
+  for (const p of wanted) {
+    const real = canonicalPath(p);
+    if (real === '/' || !existsSync(real) || roots.includes(real)) continue;
+    roots.push(real);
+  }
+  return roots;
+}
+
+function protectedHome(wispHome: string): string {
+  const real = canonicalPath(wispHome);
+  // A missing $WISP_HOME cannot be covered read-only, and under a writable root the command could create it and
+  // plant approvals in it; the runner creates it first, so reaching this is a bug in the caller.
+  if (!existsSync(real)) throw new Error(`the wisp home ${wispHome} does not exist; create it before sandboxing`);
+  return real;
+}
+
+/** The argv that runs `commandLine` under the given sandbox (`none`: the plain shell). */
+export function sandboxArgv(kind: SandboxKind, opts: SandboxOptions, commandLine: string): SandboxCommand {
+  const shell = opts.shell ?? defaultShell();
+  switch (kind) {
+    case 'none':
+      return { file: shell, args: shellArgs(commandLine) };
+    case 'bwrap':
+      return { file: opts.sandboxPath ?? BWRAP_CANDIDATES[0], args: bwrapArgs(opts, shell, commandLine) };
+    case 'sandbox-exec':
+      return { file: opts.sandboxPath ?? SANDBOX_EXEC, args: seatbeltArgs(opts, shell, commandLine) };
+    default: {
+      const unknown: never = kind;
+      throw new Error(`unknown sandbox kind: ${String(unknown)}`);
+    }
+  }
+}
+
+function bwrapArgs(opts: SandboxOptions, shell: string, line: string): string[] {
+  const args = bwrapBase();
+  for (const root of writableRoots(opts)) args.push('--bind', root, root);
+  // After the writable binds: a later mount covers an earlier one, so this wins even when $WISP_HOME lies under
+  // the launch dir or /tmp.
+  const home = protectedHome(opts.wispHome);
+  args.push('--ro-bind', home, home);
+  args.push(...BWRAP_ISOLATION);
+  if (!opts.allowNetwork) args.push('--unshare-net');
+  args.push('--chdir', canonicalPath(opts.cwd), '--', shell, ...shellArgs(line));
+  return args;
+}
+
+/**
+ * A Seatbelt profile for `sandbox-exec -p`. Paths are not spliced into the text: they travel as `-D` parameters
+ * (WRITABLE_ROOT_n, WISP_HOME), so no quoting bug can change the rules. In SBPL the last matching rule wins, hence
+ * the order: deny all writes, allow the roots and the few devices programs need, deny $WISP_HOME again.
+ * Signals are limited to processes in the same sandbox, like the pid namespace on Linux.
+ */
+export function seatbeltProfile(rootCount: number, allowNetwork: boolean): string {
+  const roots = Array.from({ length: rootCount }, (_, i) => `  (subpath (param "WRITABLE_ROOT_${i}"))`);
+  const lines = [
+    '(version 1)',
+    '(allow default)',
+    '(deny file-write*)',
+    '(allow file-write*',
+    ...roots,
+    '  (literal "/dev/null")',
+    '  (literal "/dev/zero")',
+    '  (regex #"^/dev/tty")',
+    '  (subpath "/dev/fd"))',
+    '(deny file-write* (subpath (param "WISP_HOME")))',
+    '(deny signal)',
+    '(allow signal (target same-sandbox))',
+  ];
+  if (!allowNetwork) lines.push('(deny network*)');
+  return lines.join('\n') + '\n';
+}
+
+function seatbeltArgs(opts: SandboxOptions, shell: string, line: string): string[] {
+  const roots = writableRoots(opts);
+  const params = roots.flatMap((root, i) => ['-D', `WRITABLE_ROOT_${i}=${root}`]);
+  params.push('-D', `WISP_HOME=${protectedHome(opts.wispHome)}`);
+  // sandbox-exec has no --chdir: the runner spawns it with cwd set.
+  return ['-p', seatbeltProfile(roots.length, opts.allowNetwork), ...params, shell, ...shellArgs(line)];
+}
+
+const INSTALL_HINT =
+  'install bubblewrap (Debian/Ubuntu: sudo apt-get install bubblewrap; Fedora: sudo dnf install bubblewrap); ' +
+  'on macOS sandbox-exec is built in';
+const TURN_OFF = 'To run commands without a sandbox instead: wisp config set sandbox.enabled false';
+
+/** What to tell a person when the sandbox is on but cannot be used. */
+export function sandboxUnavailableMessage(detection: SandboxDetection): string {
+  let fix: string;
+  if (detection.kind === 'sandbox-exec') {
+    fix = 'sandbox-exec is built into macOS; check that /usr/bin/sandbox-exec is present and runs';
+  } else if (detection.kind === 'bwrap' && detection.path && /trial run/.test(detection.detail)) {
+    // Installed but refused by the kernel: installing it again would not help.
+    fix =
+      'bwrap is installed but may not create the namespaces it needs. On Ubuntu 23.10 and later AppArmor blocks ' +
+      'them unless bwrap has its own profile (see docs/trust.md); in a container, the container must allow them';
+  } else if (detection.kind === 'bwrap') {
+    fix = INSTALL_HINT;
+  } else {
+    fix = `wisp sandboxes commands with bubblewrap on Linux and sandbox-exec on macOS; ${INSTALL_HINT}`;
+  }
+  return `not run: the sandbox is enabled but unavailable (${detection.detail}). To fix it, ${fix}. ${TURN_OFF}`;
+}
+
+/** What to tell a person when the network should be cut but the sandbox cannot cut it. */
+export function networkUnavailableMessage(detection: SandboxDetection): string {
+  return (
+    `not run: sandbox.allowNetwork is false, but the sandbox cannot cut the network here (${detection.detail}). ` +
+    'To run commands with the network on: wisp config set sandbox.allowNetwork true'
+  );
+}

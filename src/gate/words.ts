@@ -1,0 +1,189 @@
+// Pure string helpers for shell words: quote removal, ANSI-C decoding, requoting, and a rough tokenizer used only
+// when the real parser could not read a piece of text (so rules still see something; the part stays ≥ moderate).
+
+/** Removes backslash escapes from an unquoted word: `s\udo` → `sudo`, `a\ b` → `a b`, `\<newline>` → nothing. */
+export function unescapeUnquoted(text: string): string {
+  if (!text.includes('\\')) return text;
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '\\' && i + 1 < text.length) {
+      const next = text[i + 1]!;
+      i++;
+      if (next !== '\n') out += next;
+    } else if (c !== '\\') {
+      out += c;
+    }
+  }
+  return out;
+}
+
+/** Inside double quotes a backslash only escapes `$`, backtick, `"`, `\` and newline; elsewhere it stays. */
+export function unescapeDoubleQuoted(text: string): string {
+  if (!text.includes('\\')) return text;
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    const next = text[i + 1];
+    if (c === '\\' && next !== undefined && '$`"\\\n'.includes(next)) {
+      i++;
+      if (next !== '\n') out += next;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+const SIMPLE_ESCAPES: Record<string, string> = {
+  a: '\x07',
+  b: '\b',
+  e: '\x1b',
+  E: '\x1b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  '?': '?',
+};
+
+/** Decodes the body of `$'…'` (without the `$'` and `'`), the way bash does. */
+export function decodeAnsiC(body: string): string {
+  let out = '';
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i]!;
+    if (c !== '\\' || i + 1 >= body.length) {
+      out += c;
+      continue;
+    }
+    const k = body[++i]!;
+    const simple = SIMPLE_ESCAPES[k];
+    if (simple !== undefined) {
+      out += simple;
+    } else if (k === 'x' || k === 'u' || k === 'U') {
+      const max = k === 'x' ? 2 : k === 'u' ? 4 : 8;
+      const m = /^[0-9a-fA-F]+/.exec(body.slice(i + 1, i + 1 + max));
+      if (!m) {
+        out += '\\' + k;
+      } else {
+        out += safeCodePoint(parseInt(m[0], 16));
+        i += m[0].length;
+      }
+    } else if (k >= '0' && k <= '7') {
+      const m = /^[0-7]{1,3}/.exec(body.slice(i))!;
+      out += String.fromCharCode(parseInt(m[0], 8) & 0xff);
+      i += m[0].length - 1;
+    } else if (k === 'c' && i + 1 < body.length) {
+      out += String.fromCharCode(body.charCodeAt(++i) & 0x1f);
+    } else {
+      out += '\\' + k;
+    }
+  }
+  return out;
+}
+
+function safeCodePoint(n: number): string {
+  try {
+    return String.fromCodePoint(n);
+  } catch {
+    return '\ufffd';
+  }
+}
+
+/** The last path component: `/usr/bin/sudo` → `sudo`. A trailing slash is ignored. */
+export function basename(word: string): string {
+  const trimmed = word.replace(/\/+$/, '');
+  const i = trimmed.lastIndexOf('/');
+  return i >= 0 ? trimmed.slice(i + 1) : trimmed;
+}
+
+/** `NAME=value`, `NAME+=value`, `a[1]=x` — the shell's assignment-word form. */
+export const ASSIGNMENT_RE = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
+
+export function isAssignment(word: string): boolean {
+  return ASSIGNMENT_RE.test(word);
+}
+
+export function assignmentName(word: string): string {
+  const m = /^[A-Za-z_][A-Za-z0-9_]*/.exec(word);
+  return m ? m[0] : '';
+}
+
+/**
+ * Requotes a word for a normalised form: words that hold spaces or shell punctuation are wrapped in single quotes so
+ * that `echo "wisp chat"` does not read like the command `wisp chat` to a deny pattern.
+ */
+export function requote(word: string): string {
+  if (word === '') return "''";
+  if (!/[\s'"`;&|()<>\\]/.test(word)) return word;
+  return "'" + word.replace(/'/g, `'\\''`) + "'";
+}
+
+const OPERATOR_CHARS = new Set([';', '&', '|', '(', ')', '\n', '`']);
+
+/**
+ * A forgiving tokenizer for text the parser rejected: honours quotes and backslashes as far as they go, splits at
+ * `; & | ( ) newline backtick` and `$(`, and never throws. Returns one word list per rough command.
+ */
+export function roughSegments(text: string): string[][] {
+  const segments: string[][] = [];
+  let words: string[] = [];
+  let word = '';
+  let inWord = false;
+  const endWord = (): void => {
+    if (inWord) words.push(word);
+    word = '';
+    inWord = false;
+  };
+  const endSegment = (): void => {
+    endWord();
+    if (words.length > 0) segments.push(words);
+    words = [];
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '\\') {
+      if (i + 1 < text.length) {
+        if (text[i + 1] !== '\n') {
+          word += text[i + 1];
+          inWord = true;
+        }
+        i++;
+      }
+    } else if (c === "'") {
+      const end = text.indexOf("'", i + 1);
+      word += end < 0 ? text.slice(i + 1) : text.slice(i + 1, end);
+      inWord = true;
+      i = end < 0 ? text.length : end;
+    } else if (c === '"') {
+      let j = i + 1;
+      while (j < text.length && text[j] !== '"') {
+        if (text[j] === '\\' && j + 1 < text.length) {
+          word += text[j + 1];
+          j += 2;
+        } else {
+          word += text[j];
+          j++;
+        }
+      }
+      inWord = true;
+      i = j;
+    } else if (c === '$' && text[i + 1] === '(') {
+      endSegment();
+      i++;
+    } else if (OPERATOR_CHARS.has(c)) {
+      endSegment();
+    } else if (/\s/.test(c)) {
+      endWord();
+    } else {
+      word += c;
+      inWord = true;
+    }
+  }
+  endSegment();
+  return segments;
+}

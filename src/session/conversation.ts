@@ -1,0 +1,264 @@
+// The tool loop: prompt → model → tool calls → gate → results → model, until a reply or the round cap.
+// Bad calls from the model (unknown tool, invalid JSON, wrong arguments) become error results the model can read.
+import type { AuditContext, AuditSink } from '../audit/kinds.js';
+import type { Config } from '../config/schema.js';
+import type { PendingEscalations } from '../escalation/pending.js';
+import type { EscalationChannel } from '../escalation/types.js';
+import type { Gate } from '../gate/gate.js';
+import { ApprovalCache } from '../gate/session-approvals.js';
+import type { ChatMessage, LanguageModel, ToolCall } from '../model/types.js';
+import type { WispPaths } from '../paths.js';
+import { toolSchema } from '../tools/registry.js';
+import { TurnReceipt, type PendingItem, type Refusal, type ToolContext, type ToolEvent, type WispTool } from '../tools/types.js';
+
+export interface ConversationDeps {
+  readonly model: LanguageModel;
+  readonly tools: readonly WispTool[];
+  readonly config: Config;
+  readonly audit: AuditSink;
+  readonly gate: Gate;
+  readonly channel: EscalationChannel;
+  readonly pendingInquiries?: PendingEscalations;
+  readonly paths: WispPaths;
+  readonly launchDir: string;
+  readonly session: string;
+  readonly thread?: string;
+  readonly client?: string;
+  /** Extra instructions from the operator or the calling agent (`respond.instructions`). */
+  readonly instructions?: string;
+}
+
+export interface TurnOptions {
+  readonly signal?: AbortSignal;
+  readonly onText?: (delta: string) => void;
+  readonly onEvent?: (event: ToolEvent) => void;
+  readonly onProgress?: (message: string) => void;
+  /** Result-channel answers to redeem before the prompt (MCP `respond.answers`). */
+  readonly answers?: ReadonlyArray<{ id: string; text: string; answeredBy?: 'human' | 'agent' }>;
+}
+
+export interface TurnResult {
+  readonly text: string;
+  readonly refusals: Refusal[];
+  readonly pending: PendingItem[];
+  readonly receipt: TurnReceipt;
+  readonly turn: number;
+  readonly rounds: number;
+  readonly seconds: number;
+}
+
+export function systemPrompt(tools: readonly WispTool[], instructions?: string): string {
+  const lines = [
+    'You are wisp, an assistant that works on the operator\'s machine through tools.',
+    'Every command, edit and read passes a gate: read-only commands run at once; others may need the operator\'s',
+    'approval, and some are refused. When a tool says a call was refused or not approved, do not retry it unchanged:',
+    'explain what you wanted and why, or find another way. Keep replies short and concrete.',
+  ];
+  if (tools.length > 0) lines.push(`Your tools: ${tools.map((t) => t.name).join(', ')}.`);
+  else lines.push('You have no tools in this session: answer from what you know.');
+  if (instructions) lines.push('', 'Instructions for this conversation:', instructions);
+  return lines.join('\n');
+}
+
+export class Conversation {
+  readonly messages: ChatMessage[];
+  private turnNo = 0;
+  private readonly model: LanguageModel;
+
+  constructor(private readonly deps: ConversationDeps) {
+    this.model = deps.model.fork();
+    this.messages = [{ role: 'system', content: systemPrompt(deps.tools, deps.instructions) }];
+  }
+
+  get turns(): number {
+    return this.turnNo;
+  }
+
+  async turn(prompt: string, opts: TurnOptions = {}): Promise<TurnResult> {
+    const started = Date.now();
+    this.turnNo++;
+    const ctx: AuditContext = {
+      session: this.deps.session,
+      ...(this.deps.thread !== undefined ? { thread: this.deps.thread } : {}),
+      turn: this.turnNo,
+    };
+    const receipt = new TurnReceipt();
+    const turnApprovals = new ApprovalCache();
+    const { audit, config } = this.deps;
+
+    this.expirePending(ctx);
+    if (opts.answers?.length) this.redeem(opts.answers, ctx, receipt);
+
+    audit.write('prompt', { text: prompt }, ctx);
+    this.messages.push({ role: 'user', content: prompt });
+
+    const specs = this.deps.tools.map((t) => ({ name: t.name, description: t.description, parameters: toolSchema(t) }));
+    let rounds = 0;
+    let text = '';
+    for (;;) {
+      const reply = await this.model.generate(this.messages, {
+        tools: specs,
+        ...(opts.signal ? { signal: opts.signal } : {}),
+        ...(opts.onText ? { onText: opts.onText } : {}),
+      });
+      this.messages.push({ role: 'assistant', content: reply.text, ...(reply.toolCalls.length ? { toolCalls: reply.toolCalls } : {}) });
+      if (reply.toolCalls.length === 0) {
+        text = reply.text;
+        audit.write(
+          'response',
+          { text, seconds: (Date.now() - started) / 1000, rounds, ...(reply.usage ? { usage: reply.usage } : {}) },
+          ctx,
+        );
+        break;
+      }
+      rounds++;
+      for (const call of reply.toolCalls) {
+        const output = await this.callTool(call, ctx, receipt, turnApprovals, opts);
+        this.messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content: output });
+      }
+      if (rounds >= config.tools.maxRounds) {
+        text = `(stopped after ${rounds} tool rounds, the limit set by tools.maxRounds)`;
+        audit.write('response', { text, seconds: (Date.now() - started) / 1000, rounds, stopped: 'max-rounds' }, ctx);
+        break;
+      }
+    }
+    return {
+      text,
+      refusals: receipt.refusals,
+      pending: receipt.pending,
+      receipt,
+      turn: this.turnNo,
+      rounds,
+      seconds: (Date.now() - started) / 1000,
+    };
+  }
+
+  private async callTool(
+    call: ToolCall,
+    ctx: AuditContext,
+    receipt: TurnReceipt,
+    turnApprovals: ApprovalCache,
+    opts: TurnOptions,
+  ): Promise<string> {
+    const { audit } = this.deps;
+    const started = Date.now();
+    audit.write('tool.call', { tool: call.name, callId: call.id, arguments: call.arguments }, ctx);
+    const finish = (output: string, isError: boolean): string => {
+      audit.write(
+        'tool.result',
+        { tool: call.name, callId: call.id, output, bytes: Buffer.byteLength(output), seconds: (Date.now() - started) / 1000, isError },
+        ctx,
+      );
+      receipt.tools.push({ name: call.name, ...(isError ? { error: output.slice(0, 200) } : {}) });
+      return output;
+    };
+
+    const tool = this.deps.tools.find((t) => t.name === call.name);
+    if (!tool) {
+      const names = this.deps.tools.map((t) => t.name).join(', ') || 'none';
+      return finish(`error: unknown tool '${call.name}'; the tools you have are: ${names}`, true);
+    }
+    if (typeof call.arguments === 'string') {
+      return finish(`error: the arguments for ${call.name} are not valid JSON; send a JSON object matching its schema`, true);
+    }
+    const parsed = tool.schema.safeParse(call.arguments ?? {});
+    if (!parsed.success) {
+      const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`).join('; ');
+      return finish(`error: invalid arguments for ${call.name}: ${problems}`, true);
+    }
+    const toolCtx: ToolContext = {
+      config: this.deps.config,
+      audit,
+      ctx,
+      gate: this.deps.gate,
+      channel: this.deps.channel,
+      ...(this.deps.pendingInquiries ? { pendingInquiries: this.deps.pendingInquiries } : {}),
+      paths: this.deps.paths,
+      launchDir: this.deps.launchDir,
+      turnApprovals,
+      receipt,
+      toolCallId: call.id,
+      ...(this.deps.client ? { client: this.deps.client } : {}),
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      ...(opts.onEvent ? { onEvent: opts.onEvent } : {}),
+      ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
+    };
+    try {
+      const out = await tool.run(parsed.data, toolCtx);
+      return finish(out.content, out.isError === true);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      try {
+        audit.write('error', { message, context: `tool ${call.name}` }, ctx);
+      } catch {
+        /* the tool.result below will fail the same way and stop the turn */
+      }
+      return finish(`error: ${call.name} failed: ${message}`, true);
+    }
+  }
+
+  /** Pending inquiries that ran out of time are audited as timed out, once. */
+  private expirePending(ctx: AuditContext): void {
+    const pending = this.deps.pendingInquiries;
+    if (!pending) return;
+    for (const gone of pending.expire()) {
+      const details = { channel: 'result', escalationId: gone.id, thread: gone.thread };
+      this.deps.audit.write('inquiry.decided', { ...details, decision: 'timed-out' }, ctx);
+      this.deps.audit.write('escalation.settled', { ...details, verb: 'inquiry', outcome: 'timed-out' }, ctx);
+    }
+  }
+
+  /**
+   * Redeems result-channel answers. A valid answer is replayed into the transcript as the output of an
+   * `ask_operator` call, right before the new prompt — the one place wisp writes a transcript entry itself.
+   */
+  private redeem(answers: NonNullable<TurnOptions['answers']>, ctx: AuditContext, receipt: TurnReceipt): void {
+    const pending = this.deps.pendingInquiries;
+    const thread = this.deps.thread ?? '';
+    for (const answer of answers) {
+      const result = pending
+        ? pending.redeem(answer.id, thread, answer.text)
+        : ({ ok: false, code: 'unknown', reason: `${answer.id} is not a pending inquiry (this server does not use the result channel)` } as const);
+      if (!result.ok) {
+        this.deps.audit.write(
+          'escalation.settled',
+          { channel: 'result', escalationId: answer.id, verb: 'inquiry', outcome: result.code === 'expired' ? 'timed-out' : 'refused', reason: result.reason },
+          ctx,
+        );
+        receipt.refusals.push({ command: `answers[${answer.id}]`, reason: result.reason, escalationId: answer.id });
+        continue;
+      }
+      const details = { channel: 'result', escalationId: answer.id };
+      this.deps.audit.write(
+        'escalation.answered',
+        { ...details, verb: 'inquiry', via: 'respond.answers', ...(answer.answeredBy ? { answeredBy: answer.answeredBy } : {}) },
+        ctx,
+      );
+      this.deps.audit.write(
+        'inquiry.decided',
+        { ...details, decision: 'answered', answer: answer.text, ...(answer.answeredBy ? { answeredBy: answer.answeredBy } : {}) },
+        ctx,
+      );
+      this.deps.audit.write('escalation.settled', { ...details, verb: 'inquiry', outcome: 'answered' }, ctx);
+      receipt.inquiries.push({
+        question: result.entry.question,
+        outcome: 'answered',
+        channel: 'result',
+        escalationId: answer.id,
+        ...(answer.answeredBy ? { answeredBy: answer.answeredBy } : {}),
+      });
+      const callId = `replay_${answer.id}`;
+      this.messages.push({
+        role: 'assistant',
+        content: '',
+        toolCalls: [{ id: callId, name: 'ask_operator', arguments: { question: result.entry.question } }],
+      });
+      this.messages.push({
+        role: 'tool',
+        toolCallId: callId,
+        name: 'ask_operator',
+        content: `The operator answered (pending ${answer.id}):\n${result.text}`,
+      });
+    }
+  }
+}

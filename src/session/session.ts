@@ -1,0 +1,192 @@
+// A session: one process's config, audit log, gate, channel and model, and the conversations it runs.
+// Faces (respond, chat, mcp) open one, hand it prompts, and end it; nothing here draws or parses flags.
+import { mkdirSync } from 'node:fs';
+import type { AuditContext, AuditSink } from '../audit/kinds.js';
+import { openAudit } from '../audit/writer.js';
+import { loadConfig } from '../config/load.js';
+import type { Config } from '../config/schema.js';
+import { AutoChannel, DenyChannel } from '../escalation/channels.js';
+import { PendingEscalations } from '../escalation/pending.js';
+import { ResultChannel } from '../escalation/result.js';
+import type { ChannelName, EscalationChannel } from '../escalation/types.js';
+import { initParser } from '../gate/parse.js';
+import { detectSandbox } from '../gate/sandbox.js';
+import { Gate } from '../gate/gate.js';
+import { ApprovalCache } from '../gate/session-approvals.js';
+import { ApprovalStore } from '../gate/store.js';
+import { createModel } from '../model/index.js';
+import type { LanguageModel } from '../model/types.js';
+import { wispHome, wispPaths, type WispPaths } from '../paths.js';
+import { selectTools } from '../tools/registry.js';
+import type { WispTool } from '../tools/types.js';
+import { UsageError } from '../util/errors.js';
+import { shortId } from '../util/ids.js';
+import { VERSION } from '../version.js';
+import { Conversation } from './conversation.js';
+import { makeQueueChannel, makeDeferredQueue, type QueueHandle } from './queue-wiring.js';
+
+export type EntryPoint = 'respond' | 'chat' | 'mcp';
+
+export interface SessionOptions {
+  readonly entryPoint: EntryPoint;
+  readonly cwd: string;
+  readonly home?: string;
+  readonly modelSpec?: string;
+  /** The channel's name, already resolved by the face (flag > config > the face's default). */
+  readonly channel: ChannelName;
+  /** A face-built channel (the chat dialog, MCP elicitation); required for `terminal` and `elicitation`. */
+  readonly channelInstance?: EscalationChannel;
+  readonly toolNames?: readonly string[];
+  readonly noTools?: boolean;
+  readonly client?: string;
+  /** The server session a thread belongs to (MCP threads are sessions of their own). */
+  readonly parent?: string;
+  /** Reuse a loaded config (tests, MCP threads). */
+  readonly config?: Config;
+  readonly warn?: (message: string) => void;
+  /** Reuse an audit sink (MCP threads share the server's file). */
+  readonly audit?: AuditSink;
+}
+
+export class Session {
+  readonly id = shortId(8);
+  readonly sessionApprovals = new ApprovalCache();
+  readonly pendingInquiries: PendingEscalations;
+  readonly gate: Gate;
+  readonly store: ApprovalStore;
+  private ended = false;
+
+  constructor(
+    readonly config: Config,
+    readonly paths: WispPaths,
+    readonly audit: AuditSink,
+    readonly model: LanguageModel,
+    readonly tools: readonly WispTool[],
+    readonly channel: EscalationChannel,
+    readonly opts: SessionOptions,
+    readonly queue?: QueueHandle,
+    readonly resultChannel?: ResultChannel,
+    pendingInquiries?: PendingEscalations,
+  ) {
+    this.pendingInquiries = pendingInquiries ?? new PendingEscalations(config.escalation.pendingSeconds * 1000);
+    this.store = new ApprovalStore(paths.approvals);
+    this.gate = new Gate({
+      config,
+      audit,
+      channel,
+      store: this.store,
+      sessionApprovals: this.sessionApprovals,
+      source: opts.entryPoint,
+    });
+  }
+
+  get launchDir(): string {
+    return this.opts.cwd;
+  }
+
+  get ctx(): AuditContext {
+    return { session: this.id };
+  }
+
+  conversation(opts: { thread?: string; instructions?: string; tools?: readonly WispTool[]; session?: string } = {}): Conversation {
+    return new Conversation({
+      model: this.model,
+      tools: opts.tools ?? this.tools,
+      config: this.config,
+      audit: this.audit,
+      gate: this.gate,
+      channel: this.channel,
+      pendingInquiries: this.pendingInquiries,
+      paths: this.paths,
+      launchDir: this.launchDir,
+      session: opts.session ?? this.id,
+      ...(opts.thread !== undefined ? { thread: opts.thread } : {}),
+      ...(this.opts.client ? { client: this.opts.client } : {}),
+      ...(opts.instructions ? { instructions: opts.instructions } : {}),
+    });
+  }
+
+  end(reason = 'done'): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.resultChannel?.dropAll();
+    try {
+      this.audit.write('session.end', { reason }, this.ctx);
+    } catch {
+      /* ending cannot be refused; the failure was already reported when the write path broke */
+    }
+  }
+}
+
+export async function openSession(opts: SessionOptions): Promise<Session> {
+  const warn = opts.warn ?? ((m: string) => process.stderr.write(`wisp: ${m}\n`));
+  const home = opts.home ?? wispHome();
+  const paths = wispPaths(home);
+  let config = opts.config;
+  if (!config) {
+    const loaded = loadConfig({ home, cwd: opts.cwd });
+    loaded.warnings.forEach(warn);
+    config = loaded.config;
+  }
+  await initParser();
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  const audit = opts.audit ?? openAudit({ file: paths.audit, maxFileBytes: config.audit.maxFileBytes, keepFiles: config.audit.keepFiles, version: VERSION });
+  const model = createModel(opts.modelSpec ?? config.model, config);
+  const tools = selectTools({
+    ...(opts.toolNames ? { names: opts.toolNames } : {}),
+    ...(opts.noTools ? { none: true } : {}),
+    disabled: config.tools.disabled,
+  });
+  const pendingInquiries = new PendingEscalations(config.escalation.pendingSeconds * 1000);
+
+  let channel: EscalationChannel;
+  let queue: QueueHandle | undefined;
+  let resultChannel: ResultChannel | undefined;
+  switch (opts.channel) {
+    case 'auto':
+      channel = new AutoChannel();
+      break;
+    case 'deny':
+      channel = new DenyChannel();
+      break;
+    case 'queue':
+      queue = makeQueueChannel({ paths, audit, config, ...(opts.client ? { client: opts.client } : {}) });
+      channel = queue.channel;
+      break;
+    case 'result':
+      resultChannel = new ResultChannel(
+        pendingInquiries,
+        makeDeferredQueue({ paths, audit, config, ...(opts.client ? { client: opts.client } : {}) }),
+      );
+      channel = resultChannel;
+      break;
+    case 'terminal':
+    case 'elicitation':
+      if (!opts.channelInstance) throw new UsageError(`the ${opts.channel} channel is only available in its own face`);
+      channel = opts.channelInstance;
+      break;
+  }
+  if (opts.channelInstance && opts.channel !== 'terminal' && opts.channel !== 'elicitation') channel = opts.channelInstance;
+
+  const session = new Session(config, paths, audit, model, tools, channel, opts, queue, resultChannel, pendingInquiries);
+  const sandbox = config.sandbox.enabled ? await detectSandbox() : { kind: 'none' as const, works: false, detail: 'disabled in config' };
+  if (!config.sandbox.enabled) warn('the sandbox is off (sandbox.enabled: false): commands run with your full permissions');
+  else if (!sandbox.works) warn(`no working sandbox (${sandbox.detail}); commands will be refused until one is installed`);
+  audit.write(
+    'session.start',
+    {
+      entryPoint: opts.entryPoint,
+      model: model.id,
+      tools: tools.map((t) => t.name),
+      channel: channel.name,
+      sandbox: { enabled: config.sandbox.enabled, kind: sandbox.kind, works: sandbox.works },
+      network: config.sandbox.allowNetwork,
+      threshold: config.approval.threshold,
+      cwd: opts.cwd,
+      ...(opts.parent ? { parent: opts.parent } : {}),
+      ...(opts.client ? { client: opts.client } : {}),
+    },
+    session.ctx,
+  );
+  return session;
+}

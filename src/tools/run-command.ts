@@ -1,0 +1,113 @@
+// run_command: the full gate, then the sandbox. The model reads plain text back, refusals included.
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { formatRunResult, runCommand } from '../exec/run.js';
+import { recordRefusal } from './refusal.js';
+import type { ToolContext, ToolOutput, WispTool } from './types.js';
+
+const schema = z.strictObject({
+  command: z.string().min(1).max(16384).describe('A shell command line (POSIX sh), e.g. "ls -la src"'),
+  workingDirectory: z
+    .string()
+    .max(4096)
+    .optional()
+    .describe('Directory to run in (default: where wisp was started); relative paths resolve from there'),
+});
+
+export const runCommandTool: WispTool<typeof schema> = {
+  name: 'run_command',
+  description:
+    'Run a shell command in a sandbox and get its exit status and the tail of its output. Every command passes a ' +
+    'gate: read-only commands run at once; others may need the operator\'s approval or be refused — if refused, ' +
+    'do not retry the same command; explain or choose another way.',
+  schema,
+  limits: ['timeout 60 s (commands.timeoutSeconds)', 'last 4 KiB of stdout and of stderr (commands.maxOutputBytes)', 'writes only inside the launch directory and the temp dir'],
+  example: 'How big is each folder in this project? Use run_command with du.',
+  async run(args, ctx): Promise<ToolOutput> {
+    const cwd = resolve(ctx.launchDir, args.workingDirectory ?? '.');
+    if (!existsSync(cwd) || !statSync(cwd).isDirectory()) {
+      return { content: `error: working directory does not exist: ${cwd}`, isError: true };
+    }
+    const decision = await ctx.gate.clear({
+      line: args.command,
+      cwd,
+      ctx: ctx.ctx,
+      turnApprovals: ctx.turnApprovals,
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+      ...(ctx.client ? { client: ctx.client } : {}),
+      ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}),
+    });
+    ctx.receipt.approvals.push(...decision.approvals);
+    ctx.onEvent?.({
+      type: 'gate',
+      tool: 'run_command',
+      subject: args.command,
+      allowed: decision.allowed,
+      notes: decision.notes,
+      ...(decision.allowed ? {} : { reason: decision.reason }),
+    });
+    if (!decision.allowed) {
+      recordRefusal(ctx, args.command, decision);
+      return { content: `error: ${decision.reason}`, isError: true };
+    }
+
+    const { config } = ctx;
+    ctx.audit.write(
+      'policy.decision',
+      {
+        command: args.command,
+        workingDirectory: cwd,
+        verdict: 'allowed',
+        sandbox: config.sandbox.enabled,
+        network: config.sandbox.allowNetwork,
+      },
+      ctx.ctx,
+    );
+    const result = await runCommand(args.command, {
+      cwd,
+      launchDir: ctx.launchDir,
+      wispHome: ctx.paths.home,
+      sandbox: config.sandbox,
+      timeoutMs: config.commands.timeoutSeconds * 1000,
+      maxOutputBytes: config.commands.maxOutputBytes,
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+    });
+    ctx.audit.write(
+      'command.outcome',
+      {
+        command: args.command,
+        workingDirectory: cwd,
+        exitStatus: result.exitStatus,
+        ...(result.signal ? { signal: result.signal } : {}),
+        timedOut: result.timedOut,
+        truncated: result.truncated,
+        stdout: result.stdout,
+        stderr: result.stderr,
+        seconds: result.seconds,
+        sandbox: result.sandboxed,
+        ...(result.sandboxRefusal ? { sandboxRefusal: result.sandboxRefusal } : {}),
+      },
+      ctx.ctx,
+    );
+    if (result.sandboxRefusal) {
+      ctx.receipt.refusals.push({ command: args.command, reason: result.sandboxRefusal });
+      return { content: `error: ${result.sandboxRefusal}`, isError: true };
+    }
+    ctx.receipt.commands.push({
+      command: args.command,
+      exitStatus: result.exitStatus,
+      timedOut: result.timedOut,
+      truncated: result.truncated,
+      seconds: result.seconds,
+    });
+    const text = formatRunResult(result);
+    ctx.onEvent?.({ type: 'output', tool: 'run_command', subject: args.command, text: tail(result.stdout || result.stderr, 6) });
+    return { content: text };
+  },
+};
+
+function tail(text: string, lines: number): string {
+  const all = text.replace(/\n$/, '').split('\n');
+  return all.slice(-lines).join('\n');
+}

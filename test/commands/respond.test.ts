@@ -1,0 +1,101 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { freshHome, wisp, wispAsync, wispInPty } from '../helpers/cli.js';
+
+let dir: string;
+let home: string;
+const script = (name: string, responses: unknown[]) => {
+  const p = join(dir, `${name}.json`);
+  writeFileSync(p, JSON.stringify({ responses }));
+  return p;
+};
+const run = (command: string) => ({ toolCalls: [{ name: 'run_command', arguments: { command } }] });
+
+beforeEach(() => {
+  ({ dir, home } = freshHome());
+});
+
+describe('wisp respond', () => {
+  it('runs a moderate command with --yes in the sandbox and prints the reply', () => {
+    const s = script('a', [run('touch marker && echo made'), { text: 'made the marker' }]);
+    const r = wisp(['respond', '-m', `script:${s}`, '--yes', 'make a marker'], { cwd: dir, home });
+    expect(r.status).toBe(0);
+    expect(r.stdout.trim()).toBe('made the marker');
+    expect(existsSync(join(dir, 'marker'))).toBe(true);
+    expect(r.stderr).toContain('run_command: touch marker && echo made');
+  });
+
+  it('refuses a moderate command without --yes, says why, and runs nothing', () => {
+    const s = script('a', [run('touch marker'), { text: 'could not' }]);
+    const r = wisp(['respond', '-m', `script:${s}`, 'make a marker'], { cwd: dir, home });
+    expect(r.status).toBe(0);
+    expect(existsSync(join(dir, 'marker'))).toBe(false);
+    expect(r.stderr).toMatch(/refused: touch marker: command not approved: approval required; re-run with --yes/);
+  });
+
+  it('refuses a denied command even with --yes', () => {
+    const s = script('a', [run('sudo touch marker'), { text: 'no' }]);
+    const r = wisp(['respond', '-m', `script:${s}`, '--yes', 'sudo'], { cwd: dir, home });
+    expect(r.status).toBe(0);
+    expect(existsSync(join(dir, 'marker'))).toBe(false);
+    expect(r.stderr).toMatch(/denied by policy/);
+  });
+
+  it('prints {text, refusals, receipt} with --json', () => {
+    const s = script('a', [run('ls -la'), run('touch m'), { text: 'listed' }]);
+    const r = wisp(['respond', '-m', `script:${s}`, '--json', 'list'], { cwd: dir, home });
+    expect(r.status).toBe(0);
+    const out = JSON.parse(r.stdout) as { text: string; refusals: unknown[]; receipt: { commands: unknown[]; approvals: unknown[] } };
+    expect(out.text).toBe('listed');
+    expect(out.receipt.commands).toMatchObject([{ command: 'ls -la', exitStatus: 0 }]);
+    expect(out.refusals).toMatchObject([{ command: 'touch m' }]);
+  });
+
+  it('reads the prompt from piped stdin and is the default command', () => {
+    const s = script('a', [{ text: 'hi there' }]);
+    const r = wisp(['-m', `script:${s}`], { cwd: dir, home, input: 'hello\n' });
+    expect(r.status).toBe(0);
+    expect(r.stdout.trim()).toBe('hi there');
+    const log = readFileSync(join(home, 'logs/audit.jsonl'), 'utf8');
+    expect(log).toContain('"text":"hello"');
+  });
+
+  it('exits 64 for an empty piped prompt, an unknown tool or a bad model spec', () => {
+    expect(wisp(['respond'], { cwd: dir, home, input: '  \n' }).status).toBe(64);
+    expect(wisp(['respond', '--tool', 'format_disk', 'x'], { cwd: dir, home }).status).toBe(64);
+    const bad = wisp(['respond', '-m', 'script:/nonexistent/script.json', 'x'], { cwd: dir, home });
+    expect(bad.status).toBe(64);
+  });
+
+  it('says what to do when the model server is not running', () => {
+    writeFileSync(join(home, 'config.json'), JSON.stringify({ ollama: { baseURL: 'http://127.0.0.1:9' } }));
+    const r = wisp(['respond', '-m', 'ollama:qwen3:8b', 'hi'], { cwd: dir, home });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('127.0.0.1:9');
+    expect(r.stderr).toMatch(/ollama serve|script:/);
+  });
+
+  it('waits on the queue and runs once a person approves from a terminal', async () => {
+    const s = script('q', [run('touch marker-q'), { text: 'done' }]);
+    const waiting = wispAsync(['respond', '-m', `script:${s}`, '--escalation', 'queue', 'make a marker'], { cwd: dir, home });
+    let id: string | undefined;
+    for (let i = 0; i < 100 && !id; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      const list = wisp(['approvals', 'pending', '--json'], { cwd: dir, home });
+      const parsed = JSON.parse(list.stdout || '[]') as Array<{ id: string }>;
+      id = parsed[0]?.id;
+    }
+    expect(id).toBeDefined();
+    const noTty = wisp(['approvals', 'approve', id!], { cwd: dir, home });
+    expect(noTty.status).toBe(1);
+    expect(existsSync(join(dir, 'marker-q'))).toBe(false);
+    const approved = wispInPty(['approvals', 'approve', id!, '--scope', 'once'], { cwd: dir, home });
+    expect(approved.status).toBe(0);
+    const result = await waiting.done;
+    expect(result.status).toBe(0);
+    expect(existsSync(join(dir, 'marker-q'))).toBe(true);
+    const log = readFileSync(join(home, 'logs/audit.jsonl'), 'utf8');
+    expect(log).toMatch(/"kind":"approval.decided".*"channel":"queue"/);
+  });
+});

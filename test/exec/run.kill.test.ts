@@ -1,0 +1,143 @@
+// The whole process group dies on timeout and on abort, and the call returns promptly even when a grandchild
+// holds the output pipes open. Checked through /proc with host pids (inside bwrap's pid namespace `$!` differs).
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { liveGroupCount } from '../../src/exec/group.js';
+import { runCommand, type RunResult } from '../../src/exec/run.js';
+import {
+  dirOutsideTmp,
+  isDead,
+  killLeftovers,
+  removeAll,
+  runOptions,
+  uniqueSleepSeconds,
+  waitForPids,
+} from './helpers.js';
+
+const made: string[] = [];
+afterAll(() => {
+  killLeftovers();
+  removeAll(made);
+});
+
+function dirs(): { launchDir: string; wispHome: string } {
+  const base = dirOutsideTmp('kill');
+  made.push(base);
+  const launchDir = join(base, 'project');
+  mkdirSync(launchDir);
+  return { launchDir, wispHome: join(base, '.wisp') };
+}
+
+async function timed(run: Promise<RunResult>): Promise<{ r: RunResult; ms: number }> {
+  const t = performance.now();
+  const r = await run;
+  return { r, ms: performance.now() - t };
+}
+
+describe.each([
+  { mode: 'sandboxed', enabled: true },
+  { mode: 'plain', enabled: false },
+])('killing the group ($mode)', ({ enabled }) => {
+  const opts = (over: Parameters<typeof runOptions>[2] = {}) => {
+    const d = dirs();
+    return runOptions(d.launchDir, d.wispHome, { sandbox: { enabled, allowNetwork: true, writablePaths: [] }, ...over });
+  };
+
+  it('kills a background grandchild with the shell on timeout and returns within a couple of seconds', async () => {
+    const s = uniqueSleepSeconds();
+    const run = timed(runCommand(`sleep ${s} & sleep ${s}`, opts({ timeoutMs: 800 })));
+    const pids = await waitForPids(s, 2);
+    const { r, ms } = await run;
+    expect(r.timedOut).toBe(true);
+    expect(r.signal ?? r.exitStatus).toBeTruthy();
+    expect(ms).toBeLessThan(800 + 2000);
+    for (const pid of pids) expect(isDead(pid), `pid ${pid}`).toBe(true);
+  });
+
+  it('kills a grandchild that ignores SIGTERM, with SIGKILL after the grace period', async () => {
+    const s = uniqueSleepSeconds();
+    const run = timed(runCommand(`(trap '' TERM; sleep ${s}) & sleep ${s}`, opts({ timeoutMs: 500, killGraceMs: 500 })));
+    const pids = await waitForPids(s, 2);
+    const { r, ms } = await run;
+    expect(r.timedOut).toBe(true);
+    expect(ms).toBeLessThan(500 + 500 + 1500);
+    await expect.poll(() => pids.every(isDead), { timeout: 2000 }).toBe(true);
+  });
+
+  it('stops the group when the AbortSignal fires', async () => {
+    const s = uniqueSleepSeconds();
+    const abort = new AbortController();
+    const run = timed(runCommand(`sleep ${s} & sleep ${s}`, opts({ signal: abort.signal })));
+    const pids = await waitForPids(s, 2);
+    abort.abort();
+    const { r, ms } = await run;
+    expect(r).toMatchObject({ aborted: true, timedOut: false });
+    expect(ms).toBeLessThan(2500);
+    for (const pid of pids) expect(isDead(pid), `pid ${pid}`).toBe(true);
+  });
+
+  it('returns promptly when the shell exits but a background grandchild still holds stdout', async () => {
+    const s = uniqueSleepSeconds();
+    const { r, ms } = await timed(runCommand(`(trap '' TERM; sleep ${s}) & echo started`, opts()));
+    expect(r).toMatchObject({ exitStatus: 0, stdout: 'started\n', timedOut: false });
+    expect(ms).toBeLessThan(1500);
+    // Nothing a command starts outlives it.
+    await expect.poll(() => waitForPids(s, 1, 0).then(() => false, () => true), { timeout: 3000 }).toBe(true);
+  });
+
+  it('forgets the group once it is gone', async () => {
+    await runCommand('true', opts());
+    await expect.poll(() => liveGroupCount(), { timeout: 3000 }).toBe(0);
+  });
+});
+
+describe('the pid namespace (sandboxed only)', () => {
+  it('kills a grandchild that left the process group with setsid', async () => {
+    const d = dirs();
+    const s = uniqueSleepSeconds();
+    const run = runCommand(`setsid sleep ${s} & sleep ${s}`, runOptions(d.launchDir, d.wispHome, { timeoutMs: 600 }));
+    const pids = await waitForPids(s, 2);
+    await run;
+    for (const pid of pids) expect(isDead(pid), `pid ${pid}`).toBe(true);
+  });
+});
+
+describe('an abort before the start', () => {
+  it('runs nothing', async () => {
+    const d = dirs();
+    const abort = new AbortController();
+    abort.abort();
+    const r = await runCommand('touch marker', runOptions(d.launchDir, d.wispHome, { signal: abort.signal }));
+    expect(r).toMatchObject({ aborted: true, exitStatus: null });
+    expect(existsSync(join(d.launchDir, 'marker'))).toBe(false);
+  });
+});
+
+describe('when wisp itself goes away', () => {
+  const fixture = resolve(import.meta.dirname, 'fixtures', 'wisp-dies.ts');
+  const start = (how: 'exit' | 'hang', mode: 'plain' | 'sandboxed', marker: string) => {
+    const d = dirs();
+    return spawn(process.execPath, ['--import', 'tsx', fixture, how, mode, marker, d.launchDir, d.wispHome], {
+      stdio: 'ignore',
+    });
+  };
+
+  it('kills still-running groups on process exit', async () => {
+    const s = uniqueSleepSeconds();
+    const wisp = start('exit', 'plain', s);
+    const exited = new Promise((r) => wisp.on('exit', r));
+    const pids = await waitForPids(s, 2, 10_000);
+    await exited;
+    await expect.poll(() => pids.every(isDead), { timeout: 2000 }).toBe(true);
+  });
+
+  it('takes the sandbox down even when wisp is SIGKILLed (bwrap --die-with-parent)', async () => {
+    const s = uniqueSleepSeconds();
+    const wisp = start('hang', 'sandboxed', s);
+    const pids = await waitForPids(s, 2, 10_000);
+    wisp.kill('SIGKILL');
+    await expect.poll(() => pids.every(isDead), { timeout: 2000 }).toBe(true);
+  });
+});

@@ -1,0 +1,227 @@
+import { mkdirSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  canonicalPath,
+  detectSandbox,
+  sandboxArgv,
+  sandboxUnavailableMessage,
+  seatbeltProfile,
+  writableRoots,
+  type SandboxOptions,
+} from '../../src/gate/sandbox.js';
+import { dirInTmp, dirOutsideTmp, removeAll } from '../exec/helpers.js';
+
+const made: string[] = [];
+afterAll(() => removeAll(made));
+
+function fixture(): SandboxOptions & { base: string } {
+  const base = dirOutsideTmp('argv');
+  made.push(base);
+  const launchDir = join(base, 'project');
+  const tmpDir = join(base, 'tmp');
+  const wispHome = join(base, 'home', '.wisp');
+  const cwd = join(base, 'elsewhere');
+  for (const d of [launchDir, tmpDir, wispHome, cwd]) mkdirSync(d, { recursive: true });
+  return { base, launchDir, tmpDir, wispHome, cwd, writablePaths: [], allowNetwork: true, shell: '/bin/bash' };
+}
+
+/** The sources of every `flag SRC DEST` triple, in order. */
+function mounts(args: string[], flag: string): string[] {
+  return args.flatMap((a, i) => (a === flag ? [args[i + 1]] : []));
+}
+
+describe('sandboxArgv for bwrap', () => {
+  it('starts from a read-only root with a fresh /dev and /proc', () => {
+    const { args } = sandboxArgv('bwrap', fixture(), 'true');
+    expect(args.slice(0, 9)).toEqual(['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--ro-bind-try', '/proc/sys']);
+  });
+
+  it('binds the launch dir, the temp dir and configured paths writable, and nothing else', () => {
+    const o = fixture();
+    const extra = join(o.base, 'cache');
+    mkdirSync(extra);
+    const { args } = sandboxArgv('bwrap', { ...o, writablePaths: [extra] }, 'true');
+    expect(mounts(args, '--bind')).toEqual([o.launchDir, o.tmpDir, extra]);
+  });
+
+  it('never binds the per-call working directory writable, only changes into it', () => {
+    const o = fixture();
+    const { args } = sandboxArgv('bwrap', o, 'true');
+    expect(mounts(args, '--bind')).not.toContain(o.cwd);
+    expect(args[args.indexOf('--chdir') + 1]).toBe(o.cwd);
+  });
+
+  it('covers $WISP_HOME read-only after the writable binds, so it wins under a writable root', () => {
+    const o = fixture();
+    const inside = join(o.launchDir, '.wisp');
+    mkdirSync(inside);
+    const { args } = sandboxArgv('bwrap', { ...o, wispHome: inside }, 'true');
+    const homeAt = args.findIndex((a, i) => a === '--ro-bind' && args[i + 1] === inside);
+    const lastBind = args.lastIndexOf('--bind');
+    expect(homeAt).toBeGreaterThan(lastBind);
+  });
+
+  it('resolves symlinked roots to their real paths and skips ones that do not exist', () => {
+    const o = fixture();
+    const link = join(o.base, 'link-to-project');
+    symlinkSync(o.launchDir, link);
+    const { args } = sandboxArgv('bwrap', { ...o, launchDir: link, writablePaths: [join(o.base, 'missing')] }, 'true');
+    expect(mounts(args, '--bind')).toEqual([o.launchDir, o.tmpDir]);
+  });
+
+  it('skips / as a writable root (it would lay the host /proc back over the sandbox)', () => {
+    expect(writableRoots({ ...fixture(), writablePaths: ['/'] })).not.toContain('/');
+  });
+
+  it('takes relative writable paths from the launch dir', () => {
+    const o = fixture();
+    mkdirSync(join(o.launchDir, 'out'));
+    expect(writableRoots({ ...o, writablePaths: ['out'] })).toContain(join(o.launchDir, 'out'));
+  });
+
+  it('cuts the network only when allowNetwork is false', () => {
+    const o = fixture();
+    expect(sandboxArgv('bwrap', o, 'true').args).not.toContain('--unshare-net');
+    expect(sandboxArgv('bwrap', { ...o, allowNetwork: false }, 'true').args).toContain('--unshare-net');
+  });
+
+  it('isolates pids and ipc, drops capabilities, dies with wisp, and keeps the process group', () => {
+    const { args } = sandboxArgv('bwrap', fixture(), 'true');
+    expect(args).toEqual(expect.arrayContaining(['--unshare-pid', '--unshare-ipc', '--die-with-parent']));
+    expect(args[args.indexOf('--cap-drop') + 1]).toBe('ALL');
+    // --new-session would move the command out of the group that a timeout kills.
+    expect(args).not.toContain('--new-session');
+  });
+
+  it('runs the line with bash -c, after -- so a line starting with - is not an option', () => {
+    const { file, args } = sandboxArgv('bwrap', { ...fixture(), sandboxPath: '/opt/bwrap' }, '-e x');
+    expect(file).toBe('/opt/bwrap');
+    expect(args.slice(-5)).toEqual(['--', '/bin/bash', '-c', '--', '-e x']);
+  });
+
+  it('refuses to build a sandbox for a $WISP_HOME that does not exist', () => {
+    const o = fixture();
+    expect(() => sandboxArgv('bwrap', { ...o, wispHome: join(o.launchDir, 'no-such-home') }, 'true')).toThrow(/does not exist/);
+  });
+});
+
+describe('sandboxArgv for none', () => {
+  it('is the plain shell', () => {
+    expect(sandboxArgv('none', fixture(), 'echo hi')).toEqual({ file: '/bin/bash', args: ['-c', '--', 'echo hi'] });
+  });
+});
+
+describe('the Seatbelt profile (macOS)', () => {
+  it('denies writes, allows the roots and terminal devices, then denies $WISP_HOME again', () => {
+    expect(seatbeltProfile(2, true)).toBe(
+      [
+        '(version 1)',
+        '(allow default)',
+        '(deny file-write*)',
+        '(allow file-write*',
+        '  (subpath (param "WRITABLE_ROOT_0"))',
+        '  (subpath (param "WRITABLE_ROOT_1"))',
+        '  (literal "/dev/null")',
+        '  (literal "/dev/zero")',
+        '  (regex #"^/dev/tty")',
+        '  (subpath "/dev/fd"))',
+        '(deny file-write* (subpath (param "WISP_HOME")))',
+        '(deny signal)',
+        '(allow signal (target same-sandbox))',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('adds (deny network*) only when the network is off', () => {
+    expect(seatbeltProfile(1, true)).not.toContain('network');
+    expect(seatbeltProfile(1, false).trimEnd().split('\n').at(-1)).toBe('(deny network*)');
+  });
+
+  it('passes paths as -D parameters, never inside the profile text', () => {
+    const o = fixture();
+    const odd = join(o.base, 'we"ird) (allow default');
+    mkdirSync(odd);
+    const { file, args } = sandboxArgv('sandbox-exec', { ...o, writablePaths: [odd] }, 'ls');
+    expect(file).toBe('/usr/bin/sandbox-exec');
+    expect(args[0]).toBe('-p');
+    expect(args[1]).not.toContain(o.base);
+    expect(args).toEqual(
+      expect.arrayContaining([
+        `WRITABLE_ROOT_0=${o.launchDir}`,
+        `WRITABLE_ROOT_1=${o.tmpDir}`,
+        `WRITABLE_ROOT_2=${odd}`,
+        `WISP_HOME=${o.wispHome}`,
+      ]),
+    );
+    expect(args.slice(-4)).toEqual(['/bin/bash', '-c', '--', 'ls']);
+  });
+});
+
+describe('canonicalPath', () => {
+  it('resolves the longest existing prefix and keeps the missing rest', () => {
+    const base = dirInTmp('canon');
+    made.push(base);
+    mkdirSync(join(base, 'real'));
+    symlinkSync(join(base, 'real'), join(base, 'alias'));
+    expect(canonicalPath(join(base, 'alias', 'not', 'yet'))).toBe(join(canonicalPath(base), 'real', 'not', 'yet'));
+  });
+});
+
+describe('detectSandbox', () => {
+  it('finds a working bwrap on this Linux machine by running it', async () => {
+    const found = await detectSandbox({ fresh: true });
+    expect(found).toMatchObject({ kind: 'bwrap', works: true, isolatesNetwork: true });
+    expect(found.path).toMatch(/bwrap$/);
+  });
+
+  it('probes once and reuses the answer', async () => {
+    const first = detectSandbox();
+    expect(detectSandbox()).toBe(first);
+    await first;
+  });
+
+  it('reports a missing bwrap as not working', async () => {
+    const found = await detectSandbox({ bwrapPath: '/nonexistent/bwrap', fresh: true });
+    expect(found).toMatchObject({ kind: 'bwrap', works: false });
+    expect(found.detail).toMatch(/not found/);
+  });
+
+  it('reports a bwrap that fails its trial run as not working', async () => {
+    const found = await detectSandbox({ bwrapPath: '/bin/false', fresh: true });
+    expect(found.works).toBe(false);
+    expect(found.detail).toMatch(/failed its trial run/);
+  });
+
+  it('looks only at the system sandbox-exec on macOS', async () => {
+    const found = await detectSandbox({ platform: 'darwin', sandboxExecPath: '/nonexistent/sandbox-exec', fresh: true });
+    expect(found).toMatchObject({ kind: 'sandbox-exec', works: false });
+  });
+
+  it('has no sandbox elsewhere', async () => {
+    expect(await detectSandbox({ platform: 'win32', fresh: true })).toMatchObject({ kind: 'none', works: false });
+  });
+});
+
+describe('sandboxUnavailableMessage', () => {
+  it('says how to install bubblewrap and how to turn the sandbox off', () => {
+    const text = sandboxUnavailableMessage({ kind: 'bwrap', works: false, detail: 'bubblewrap (bwrap) not found' });
+    expect(text).toContain('apt-get install bubblewrap');
+    expect(text).toContain('dnf install bubblewrap');
+    expect(text).toContain('wisp config set sandbox.enabled false');
+    expect(text).toContain('bubblewrap (bwrap) not found');
+  });
+
+  it('does not tell a person to install a bwrap that is installed but refused by the kernel', () => {
+    const text = sandboxUnavailableMessage({
+      kind: 'bwrap',
+      path: '/usr/bin/bwrap',
+      works: false,
+      detail: 'bwrap at /usr/bin/bwrap failed its trial run: bwrap: setting up uid map: Permission denied',
+    });
+    expect(text).not.toContain('apt-get');
+    expect(text).toContain('AppArmor');
+    expect(text).toContain('wisp config set sandbox.enabled false');
+  });
+});

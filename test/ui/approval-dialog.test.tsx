@@ -1,0 +1,157 @@
+import { render } from 'ink-testing-library';
+import React from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup } from 'ink-testing-library';
+import { APPROVAL_HEADLINE, ApprovalDialog } from '../../ui/ApprovalDialog.js';
+import type { DialogResult } from '../../ui/dialog-store.js';
+import { DECLINED_IN_CHAT } from '../../ui/terminal-channel.js';
+import { approvalRequest, KEYS, press } from './helpers.js';
+
+afterEach(() => cleanup());
+
+function show(req = approvalRequest(), props: { ignoreKeysUntil?: number } = {}) {
+  const answers: DialogResult[] = [];
+  const r = render(<ApprovalDialog request={req} onAnswer={(a) => answers.push(a)} {...props} />);
+  return { ...r, answers };
+}
+
+describe('ApprovalDialog shows what is asked', () => {
+  it('draws the fixed headline, the labelled command, the line, directory, level, reasons and the pattern', () => {
+    const { lastFrame } = show();
+    const frame = lastFrame()!;
+    expect(frame).toContain(APPROVAL_HEADLINE);
+    expect(frame).toMatch(/Command:.*\n.*   touch marker-t/);
+    expect(frame).toContain('Part of the line:');
+    expect(frame).toContain('ls && touch marker-t');
+    expect(frame).toContain('Directory: /work/project');
+    expect(frame).toContain('Level: moderate');
+    expect(frame).toContain('- modifies files');
+    expect(frame).toContain('Remembered as: touch *');
+    expect(frame).toMatch(/\[y\] once.*\[s\] session.*\[p\] project 30d.*\[a\] always 30d.*\[n\] no/s);
+    expect(frame).toContain('Enter alone is no');
+    expect(frame).not.toContain('session only');
+  });
+
+  it("uses the operator rule's authored ask as the headline, verbatim", () => {
+    const { lastFrame } = show(approvalRequest({ ask: 'Deploy to staging?' }));
+    expect(lastFrame()).toContain('Deploy to staging?');
+    expect(lastFrame()).not.toContain(APPROVAL_HEADLINE);
+  });
+
+  it('leaves out "part of the line" when the part is the whole line', () => {
+    const { lastFrame } = show(approvalRequest({ line: 'touch marker-t' }));
+    expect(lastFrame()).not.toContain('Part of the line:');
+  });
+
+  it('says that project and always are kept for this session only for a dangerous command', () => {
+    const { lastFrame } = show(approvalRequest({ level: 'dangerous', reasons: ['recursive deletion'], command: 'rm -rf ./build' }));
+    const frame = lastFrame()!;
+    expect(frame).toContain('Level: dangerous');
+    expect(frame).toContain('[p] project (session only)');
+    expect(frame).toContain('[a] always (session only)');
+    expect(frame).toMatch(/dangerous command is never remembered beyond this session/);
+  });
+
+  it('marks a request from another wisp process with its client and thread', () => {
+    const req = approvalRequest({}, { source: { kind: 'queue', client: 'claude-code', thread: 't-7', pid: 4242 } });
+    expect(show(req).lastFrame()).toMatch(/Asked by: claude-code, thread t-7 \(another wisp process, pid 4242/);
+  });
+});
+
+describe('ApprovalDialog keys', () => {
+  const cases: Array<[string, DialogResult]> = [
+    ['y', { kind: 'approved', scope: 'once' }],
+    ['s', { kind: 'approved', scope: 'session' }],
+    ['p', { kind: 'approved', scope: 'project' }],
+    ['a', { kind: 'approved', scope: 'always' }],
+    ['n', { kind: 'declined', reason: DECLINED_IN_CHAT }],
+    ['Y', { kind: 'approved', scope: 'once' }],
+  ];
+  for (const [key, expected] of cases) {
+    it(`"${key}" answers ${expected.kind === 'approved' ? expected.scope : 'no'}`, async () => {
+      const { stdin, answers } = show();
+      await press(stdin, key);
+      expect(answers).toEqual([expected]);
+    });
+  }
+
+  it('Enter alone is no: the focus starts on refusing', async () => {
+    const { stdin, answers, lastFrame } = show();
+    expect(lastFrame()).toContain("▸[n] no");
+    await press(stdin, KEYS.enter);
+    expect(answers).toEqual([{ kind: 'declined', reason: DECLINED_IN_CHAT }]);
+  });
+
+  it('Esc is no', async () => {
+    const { stdin, answers } = show();
+    await press(stdin, KEYS.escape);
+    await new Promise((r) => setTimeout(r, 80)); // a lone ESC is flushed after Ink's escape timeout
+    expect(answers).toEqual([{ kind: 'declined', reason: DECLINED_IN_CHAT }]);
+  });
+
+  it('arrows move the focus and Enter takes the focused answer', async () => {
+    const { stdin, answers } = show();
+    await press(stdin, KEYS.left, KEYS.left, KEYS.left, KEYS.enter); // no → always → project → session
+    expect(answers).toEqual([{ kind: 'approved', scope: 'session' }]);
+  });
+
+  it('ignores other keys and pasted chunks, and keeps accepting keys', async () => {
+    const { stdin, answers } = show();
+    await press(stdin, 'x', 'ys', 'q', '1');
+    expect(answers).toEqual([]);
+    await press(stdin, 'y');
+    expect(answers).toEqual([{ kind: 'approved', scope: 'once' }]);
+  });
+
+  it('ignores keys during its opening grace and says so, then accepts them', async () => {
+    const { stdin, answers, lastFrame } = show(approvalRequest(), { ignoreKeysUntil: Date.now() + 150 });
+    await press(stdin, 'y');
+    expect(answers).toEqual([]);
+    expect(lastFrame()).toMatch(/was ignored.*press it again/s);
+    await new Promise((r) => setTimeout(r, 200));
+    await press(stdin, 's');
+    expect(answers).toEqual([{ kind: 'approved', scope: 'session' }]);
+  });
+
+  it('leaves Ctrl+C to the App', async () => {
+    const { stdin, answers } = show();
+    await press(stdin, KEYS.ctrlC);
+    expect(answers).toEqual([]);
+  });
+});
+
+describe('ApprovalDialog display safety (design.md §10)', () => {
+  const hostile = [
+    ['an escape sequence that clears the line', 'ls\x1b[2K\x1b[1Gecho safe', '\\x1b[2K'],
+    ['a carriage return that rewrites the line', 'rm -rf ~/x\rls -la    ', '\\r'],
+    ['backspaces', 'rm -rf ~/x\b\b\b\bls', '\\b'],
+    ['a bidi override', 'cat \u202Etxt.hsab', '<U+202E>'],
+    ['zero-width characters', 'curl evil\u200b.example', '<U+200B>'],
+    ['a tag character', 'ls \u{E0041}', '<U+E0041>'],
+    ['an OSC title sequence', 'ls \x1b]0;owned\x07', '\\x1b]0;owned\\x07'],
+  ] as const;
+
+  for (const [what, command, shown] of hostile) {
+    it(`shows ${what} visibly and never raw`, () => {
+      const req = approvalRequest({ command, line: command, reasons: [`reason with ${command}`], pattern: command, directory: `/tmp/${command}` });
+      const frame = show(req).lastFrame()!;
+      expect(frame).toContain(shown);
+      const withoutStyles = frame.replace(/\x1b\[[0-9;]*m/g, ''); // Ink's own colours are the only escapes allowed
+      expect(withoutStyles).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f\u202a-\u202e\u2066-\u2069\u200b-\u200f\ufeff]|[\u{E0000}-\u{E007F}]/u);
+      expect(frame).toContain('control or invisible characters');
+    });
+  }
+
+  it('truncates a 10 KB command with a count instead of drawing all of it', () => {
+    const command = 'echo ' + 'A'.repeat(10_240);
+    const frame = show(approvalRequest({ command, line: command })).lastFrame()!;
+    expect(frame).toMatch(/… \[\+\d+ chars\]/);
+    expect(frame.length).toBeLessThan(6000);
+  });
+
+  it('shows an authored headline through visible() too', () => {
+    const frame = show(approvalRequest({ ask: 'Deploy?\x1b[2J' })).lastFrame()!;
+    expect(frame).toContain('Deploy?\\x1b[2J');
+    expect(frame.replace(/\x1b\[[0-9;]*m/g, '')).not.toContain('\x1b');
+  });
+});

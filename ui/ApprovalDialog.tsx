@@ -1,0 +1,117 @@
+// The approval dialog (design.md §2 `terminal` row, §10): an authored headline, the command in a labelled block made
+// visible, the line it is part of, the directory, level and reasons, what the answer is remembered as, and one key
+// per answer. Focus starts on "no", so Enter alone refuses (peers.md §7: default focus on deny).
+import { Box, Text, useInput } from 'ink';
+import React, { useRef, useState } from 'react';
+import { hasHidden, visible } from '../src/display/visible.js';
+import type { ApprovalRequest, Scope } from '../src/escalation/types.js';
+import { DECLINED_IN_CHAT } from './terminal-channel.js';
+import type { DialogRequest, DialogResult } from './dialog-store.js';
+import { DialogFrame } from './DialogFrame.js';
+import { Labelled } from './Labelled.js';
+
+/** wisp's own headline, used when no operator rule authored one. */
+export const APPROVAL_HEADLINE = 'wisp needs your approval to run this command';
+
+type Choice = Scope | 'no';
+const CHOICES: readonly Choice[] = ['once', 'session', 'project', 'always', 'no'];
+const KEYS: Readonly<Record<string, Choice>> = { y: 'once', s: 'session', p: 'project', a: 'always', n: 'no' };
+
+export interface ApprovalDialogProps {
+  readonly request: DialogRequest & { readonly verb: 'approval' };
+  readonly onAnswer: (result: DialogResult) => void;
+  /** Keys before this time (ms since the epoch) are ignored: the dialog has only just appeared. */
+  readonly ignoreKeysUntil?: number;
+  /** approval.persistDays, for the hints. @default 30 */
+  readonly persistDays?: number;
+}
+
+export function ApprovalDialog({ request, onAnswer, ignoreKeysUntil = 0, persistDays = 30 }: ApprovalDialogProps): React.ReactElement {
+  // The focus lives in a ref too: keys that arrive together (→ then Enter) are handled before React re-renders.
+  const focusRef = useRef<number>(CHOICES.length - 1);
+  const [focus, setFocusState] = useState<number>(focusRef.current);
+  const setFocus = (next: (f: number) => number) => {
+    focusRef.current = next(focusRef.current);
+    setFocusState(focusRef.current);
+  };
+  const [holding, setHolding] = useState(false);
+  const r: ApprovalRequest = request.request;
+  const dangerous = r.level === 'dangerous';
+
+  const choose = (choice: Choice) => {
+    onAnswer(choice === 'no' ? { kind: 'declined', reason: DECLINED_IN_CHAT } : { kind: 'approved', scope: choice });
+  };
+
+  useInput((input, key) => {
+    if (key.ctrl) return; // Ctrl+C and friends belong to the App
+    if (Date.now() < ignoreKeysUntil) {
+      setHolding(true);
+      return;
+    }
+    if (holding) setHolding(false);
+    if (key.return) return choose(CHOICES[focusRef.current]!);
+    if (key.escape) return choose('no');
+    if (key.leftArrow || (key.tab && key.shift)) return setFocus((f) => Math.max(0, f - 1));
+    if (key.rightArrow || key.tab) return setFocus((f) => Math.min(CHOICES.length - 1, f + 1));
+    const choice = KEYS[input.toLowerCase()];
+    if (choice !== undefined && input.length === 1) choose(choice);
+  });
+
+  const headline = r.ask ?? APPROVAL_HEADLINE;
+  return (
+    <DialogFrame request={request} title="⚠ approve a command?" then="refused" holding={holding}>
+      <Text bold>{visible(headline, { maxChars: 200 })}</Text>
+      <Labelled label="Command:" text={r.command} />
+      {hasHidden(r.command) ? (
+        <Text color="red">The command holds control or invisible characters; they are shown as \x.. or &lt;U+....&gt;.</Text>
+      ) : null}
+      {r.line !== r.command ? <Labelled label="Part of the line:" text={r.line} color="white" /> : null}
+      <Text>
+        <Text dimColor>Directory: </Text>
+        {visible(r.directory, { maxChars: 300 })}
+      </Text>
+      <Text>
+        <Text dimColor>Level: </Text>
+        <Text color={dangerous ? 'red' : 'yellow'} bold>
+          {r.level}
+        </Text>
+      </Text>
+      {r.reasons.map((reason, i) => (
+        <Text key={i}>  - {visible(reason, { maxChars: 200 })}</Text>
+      ))}
+      <Text>
+        <Text dimColor>Remembered as: </Text>
+        {visible(r.pattern, { maxChars: 300 })}
+      </Text>
+      <Box marginTop={1} flexWrap="wrap">
+        {CHOICES.map((choice, i) => (
+          <Box key={choice} marginRight={2}>
+            <Text inverse={i === focus}>
+              {i === focus ? '▸' : ' '}
+              {hint(choice, dangerous, persistDays)}
+            </Text>
+          </Box>
+        ))}
+      </Box>
+      <Text dimColor>Enter alone is no · ←/→ move · Esc no</Text>
+      {dangerous ? (
+        <Text color="red">A dangerous command is never remembered beyond this session: p and a keep it for this session only.</Text>
+      ) : null}
+    </DialogFrame>
+  );
+}
+
+function hint(choice: Choice, dangerous: boolean, days: number): string {
+  switch (choice) {
+    case 'once':
+      return '[y] once';
+    case 'session':
+      return '[s] session';
+    case 'project':
+      return dangerous ? '[p] project (session only)' : `[p] project ${days}d`;
+    case 'always':
+      return dangerous ? '[a] always (session only)' : `[a] always ${days}d`;
+    case 'no':
+      return '[n] no';
+  }
+}

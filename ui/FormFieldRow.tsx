@@ -1,0 +1,41 @@
+// One field of an inquiry form: its name and expected type (from the model's schema, so made visible), the text
+// typed so far, and what is wrong with it.
+import { Box, Text } from 'ink';
+import React from 'react';
+import { visible } from '../src/display/visible.js';
+import type { FormField } from './inquiry-form.js';
+import type { EditState } from './text-edit.js';
+import { TextField } from './TextField.js';
+
+export function FormFieldRow({
+  field,
+  state,
+  focused,
+  error,
+}: {
+  readonly field: FormField;
+  readonly state: EditState;
+  readonly focused: boolean;
+  readonly error: string | undefined;
+}): React.ReactElement {
+  const kind = field.enumValues ? `one of ${field.enumValues.map((v) => visible(String(v), { maxChars: 40 })).join(' | ')}` : field.type === 'boolean' ? 'yes/no' : field.type;
+  return (
+    <Box flexDirection="column">
+      <Box>
+        <Text color={focused ? 'cyan' : undefined}>{focused ? '› ' : '  '}</Text>
+        <Text bold>{visible(field.name, { maxChars: 60 })}</Text>
+        <Text dimColor>
+          {' '}({kind}
+          {field.required ? ', required' : ''}):{' '}
+        </Text>
+        <TextField state={state} focused={focused} />
+        {error ? <Text color="red">  ✗ {error}</Text> : null}
+      </Box>
+      {field.description && focused ? (
+        <Box paddingLeft={4}>
+          <Text dimColor>{visible(field.description, { maxChars: 200 })}</Text>
+        </Box>
+      ) : null}
+    </Box>
+  );
+}

@@ -1,0 +1,80 @@
+// The transcript: every entry printed once, above the live part of the screen (Ink's <Static>), so the scrollback
+// is the terminal's own. All text from outside wisp — prompts, replies, commands, output — passes visible().
+import { Box, Static, Text } from 'ink';
+import React from 'react';
+import { visible } from '../src/display/visible.js';
+import type { Entry } from './transcript.js';
+
+export interface TranscriptProps {
+  readonly entries: readonly Entry[];
+}
+
+const LINE_MAX = 2000;
+
+export function Transcript({ entries }: TranscriptProps): React.ReactElement {
+  return <Static items={entries as Entry[]}>{(entry) => <Box key={entry.id}>{renderEntry(entry)}</Box>}</Static>;
+}
+
+/** A reply or output line: tabs become spaces (for code), everything else that could move the cursor is escaped. */
+export function shownLine(text: string, maxChars = LINE_MAX): string {
+  return visible(text.replace(/\t/g, '    '), { maxChars });
+}
+
+function renderEntry(entry: Entry): React.ReactElement {
+  switch (entry.kind) {
+    case 'prompt':
+      return (
+        <Text bold>
+          <Text color="cyan">› </Text>
+          {visible(entry.text, { maxChars: LINE_MAX })}
+        </Text>
+      );
+    case 'reply':
+      return <Text>{shownLine(entry.text)}</Text>;
+    case 'gate':
+      return (
+        <Text>
+          <Text color={entry.allowed ? 'green' : 'red'}>· </Text>
+          <Text dimColor>{entry.tool}: </Text>
+          {visible(entry.subject, { maxChars: 200 })}
+          <Text color={entry.allowed ? 'green' : 'red'}> — {visible(entry.note, { maxChars: 400 })}</Text>
+        </Text>
+      );
+    case 'output':
+      return (
+        <Box flexDirection="column">
+          {entry.text.split('\n').map((line, i) => (
+            <Text key={i} dimColor>
+              {'  │ '}
+              {shownLine(line, 200)}
+            </Text>
+          ))}
+        </Box>
+      );
+    case 'inquiry':
+      return (
+        <Text>
+          <Text color="magenta">? </Text>
+          <Text dimColor>ask_operator: </Text>
+          {visible(entry.question, { maxChars: 200 })}
+          <Text color="magenta"> — {visible(entry.outcome, { maxChars: 200 })}</Text>
+        </Text>
+      );
+    case 'remote':
+      return (
+        <Text>
+          <Text color="yellow">⇄ </Text>
+          <Text dimColor>
+            {visible(entry.client, { maxChars: 64 })}
+            {entry.thread !== null ? `, thread ${visible(entry.thread, { maxChars: 64 })}` : ''}:{' '}
+          </Text>
+          {visible(entry.what, { maxChars: 200 })}
+          <Text color="yellow"> — {visible(entry.outcome, { maxChars: 200 })}</Text>
+        </Text>
+      );
+    case 'info':
+      return <Text>{visible(entry.text, { maxChars: 20000, multiline: true })}</Text>;
+    case 'error':
+      return <Text color="red">{visible(entry.text, { maxChars: 4000, multiline: true })}</Text>;
+  }
+}

@@ -1,0 +1,110 @@
+// What the App needs from the engine, as one small interface: run a turn, run a slash command, say what the
+// status line shows. `SessionEngine` is the real one over a Session; App tests give the App a fake.
+import { createModel } from '../src/model/index.js';
+import type { LanguageModel } from '../src/model/types.js';
+import { Conversation } from '../src/session/conversation.js';
+import type { Session } from '../src/session/session.js';
+import type { ToolEvent } from '../src/tools/types.js';
+import { runSlash, type SlashContext, type SlashResult } from './slash.js';
+import type { StatusInfo } from './StatusLine.js';
+
+export interface TurnHandlers {
+  readonly signal: AbortSignal;
+  readonly onText: (delta: string) => void;
+  readonly onEvent: (event: ToolEvent) => void;
+  readonly onProgress: (message: string) => void;
+}
+
+export interface TurnSummary {
+  readonly text: string;
+}
+
+export interface ChatEngine {
+  info(): StatusInfo;
+  turn(prompt: string, handlers: TurnHandlers): Promise<TurnSummary>;
+  slash(line: string): SlashResult;
+  /** approval.persistDays, for the dialog's hints. */
+  readonly persistDays: number;
+}
+
+export interface SandboxState {
+  readonly label: string;
+  readonly ok: boolean;
+}
+
+export class SessionEngine implements ChatEngine {
+  private model: LanguageModel;
+  private conversation: Conversation;
+
+  constructor(
+    private readonly session: Session,
+    private readonly sandbox: SandboxState,
+  ) {
+    this.model = session.model;
+    this.conversation = this.fresh();
+  }
+
+  get persistDays(): number {
+    return this.session.config.approval.persistDays;
+  }
+
+  info(): StatusInfo {
+    return { model: this.model.id, channel: this.session.channel.name, sandbox: this.sandbox.label, sandboxOk: this.sandbox.ok };
+  }
+
+  async turn(prompt: string, h: TurnHandlers): Promise<TurnSummary> {
+    const result = await this.conversation.turn(prompt, {
+      signal: h.signal,
+      onText: h.onText,
+      onEvent: h.onEvent,
+      onProgress: h.onProgress,
+    });
+    return { text: result.text };
+  }
+
+  slash(line: string): SlashResult {
+    return runSlash(line, this.slashContext());
+  }
+
+  private fresh(): Conversation {
+    const s = this.session;
+    return new Conversation({
+      model: this.model,
+      tools: s.tools,
+      config: s.config,
+      audit: s.audit,
+      gate: s.gate,
+      channel: s.channel,
+      pendingInquiries: s.pendingInquiries,
+      paths: s.paths,
+      launchDir: s.launchDir,
+      session: s.id,
+      ...(s.opts.client ? { client: s.opts.client } : {}),
+    });
+  }
+
+  private slashContext(): SlashContext {
+    const s = this.session;
+    return {
+      config: s.config,
+      configFile: s.paths.config,
+      audit: s.audit,
+      auditCtx: s.ctx,
+      store: s.store,
+      sessionApprovals: s.sessionApprovals,
+      modelId: () => this.model.id,
+      setModel: (spec) => {
+        const next = createModel(spec, s.config);
+        const history = this.conversation.messages.slice(1);
+        this.model = next;
+        this.conversation = this.fresh();
+        this.conversation.messages.push(...history);
+        s.audit.write('config.change', { action: 'model', key: 'model', after: next.id, via: 'chat', scope: 'session' }, s.ctx);
+        return next.id;
+      },
+      newConversation: () => {
+        this.conversation = this.fresh();
+      },
+    };
+  }
+}

@@ -1,0 +1,104 @@
+// A flat JSON Schema (an object whose properties are strings, numbers, integers or booleans, possibly with an
+// enum) becomes a small form: one field per property, each typed text checked before the answer is sent. Anything
+// richer is answered as free text. Pure functions; InquiryDialog draws them.
+import { INQUIRY_ANSWER_MAX_BYTES } from '../src/escalation/types.js';
+
+export type FieldType = 'string' | 'number' | 'integer' | 'boolean';
+
+export interface FormField {
+  readonly name: string;
+  readonly type: FieldType;
+  readonly required: boolean;
+  /** From the schema (model text: show it through visible()). */
+  readonly description?: string;
+  readonly enumValues?: readonly (string | number)[];
+  readonly minLength?: number;
+  readonly maxLength?: number;
+  readonly minimum?: number;
+  readonly maximum?: number;
+}
+
+const MAX_FIELDS = 12;
+
+/** The form for a flat schema, or undefined when the schema is absent or not flat (then: one free-text field). */
+export function formFields(schema: Record<string, unknown> | undefined): FormField[] | undefined {
+  if (!schema || schema.type !== 'object') return undefined;
+  const props = schema.properties;
+  if (!props || typeof props !== 'object' || Array.isArray(props)) return undefined;
+  const required = Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [];
+  const fields: FormField[] = [];
+  for (const [name, raw] of Object.entries(props as Record<string, unknown>)) {
+    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
+    const p = raw as Record<string, unknown>;
+    const type = p.type;
+    if (type !== 'string' && type !== 'number' && type !== 'integer' && type !== 'boolean') return undefined;
+    const field: FormField = {
+      name,
+      type,
+      required: required.includes(name),
+      ...(typeof p.description === 'string' ? { description: p.description } : typeof p.title === 'string' ? { description: p.title } : {}),
+      ...(Array.isArray(p.enum) && p.enum.every((v) => typeof v === 'string' || typeof v === 'number')
+        ? { enumValues: p.enum as (string | number)[] }
+        : {}),
+      ...(typeof p.minLength === 'number' ? { minLength: p.minLength } : {}),
+      ...(typeof p.maxLength === 'number' ? { maxLength: p.maxLength } : {}),
+      ...(typeof p.minimum === 'number' ? { minimum: p.minimum } : {}),
+      ...(typeof p.maximum === 'number' ? { maximum: p.maximum } : {}),
+    };
+    fields.push(field);
+  }
+  if (fields.length === 0 || fields.length > MAX_FIELDS) return undefined;
+  return fields;
+}
+
+export type FieldCheck = { readonly ok: true; readonly value: string | number | boolean | undefined } | { readonly ok: false; readonly error: string };
+
+/** Checks one field's typed text; an empty optional field is left out of the answer (value undefined). */
+export function checkField(field: FormField, text: string): FieldCheck {
+  const raw = field.type === 'string' ? text : text.trim();
+  if (raw === '') return field.required ? { ok: false, error: 'required' } : { ok: true, value: undefined };
+  switch (field.type) {
+    case 'boolean': {
+      if (/^(y|yes|true)$/i.test(raw)) return { ok: true, value: true };
+      if (/^(n|no|false)$/i.test(raw)) return { ok: true, value: false };
+      return { ok: false, error: 'type yes or no' };
+    }
+    case 'integer':
+    case 'number': {
+      const n = Number(raw);
+      if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(raw) || !Number.isFinite(n)) return { ok: false, error: field.type === 'integer' ? 'not a whole number' : 'not a number' };
+      if (field.type === 'integer' && !Number.isInteger(n)) return { ok: false, error: 'not a whole number' };
+      if (field.minimum !== undefined && n < field.minimum) return { ok: false, error: `at least ${field.minimum}` };
+      if (field.maximum !== undefined && n > field.maximum) return { ok: false, error: `at most ${field.maximum}` };
+      if (field.enumValues && !field.enumValues.includes(n)) return { ok: false, error: `one of ${field.enumValues.join(', ')}` };
+      return { ok: true, value: n };
+    }
+    case 'string': {
+      if (field.enumValues && !field.enumValues.includes(raw)) return { ok: false, error: `one of ${field.enumValues.join(', ')}` };
+      if (field.minLength !== undefined && [...raw].length < field.minLength) return { ok: false, error: `at least ${field.minLength} characters` };
+      if (field.maxLength !== undefined && [...raw].length > field.maxLength) return { ok: false, error: `at most ${field.maxLength} characters` };
+      return { ok: true, value: raw };
+    }
+  }
+}
+
+export type FormResult =
+  | { readonly ok: true; readonly text: string }
+  | { readonly ok: false; readonly errors: ReadonlyMap<string, string>; readonly message?: string };
+
+/** Checks every field; on success the answer is the JSON object of the filled fields. */
+export function submitForm(fields: readonly FormField[], texts: readonly string[]): FormResult {
+  const errors = new Map<string, string>();
+  const out: Record<string, string | number | boolean> = {};
+  fields.forEach((field, i) => {
+    const check = checkField(field, texts[i] ?? '');
+    if (!check.ok) errors.set(field.name, check.error);
+    else if (check.value !== undefined) out[field.name] = check.value;
+  });
+  if (errors.size > 0) return { ok: false, errors };
+  const text = JSON.stringify(out);
+  if (Buffer.byteLength(text, 'utf8') > INQUIRY_ANSWER_MAX_BYTES) {
+    return { ok: false, errors, message: `the answer is longer than ${INQUIRY_ANSWER_MAX_BYTES} bytes` };
+  }
+  return { ok: true, text };
+}

@@ -1,0 +1,218 @@
+// The chat's slash commands: /help, /approvals [revoke ID], /config [show | set KEY VALUE], /model [SPEC], /new,
+// /quit. Plain functions over a small context, so they are tested without Ink; the App prints what they return
+// (through visible(), like everything else in the transcript).
+import type { AuditContext, AuditSink } from '../src/audit/kinds.js';
+import { editConfig, getPath, type ConfigChange } from '../src/config/edit.js';
+import type { Config } from '../src/config/schema.js';
+import type { ApprovalCache } from '../src/gate/session-approvals.js';
+
+export interface StoredApprovalView {
+  readonly id: string;
+  readonly pattern: string;
+  readonly workingDirectory?: string;
+  readonly scope: string;
+  readonly level: string;
+  readonly expiresAt: string;
+}
+
+export interface SlashContext {
+  readonly config: Config;
+  /** `$WISP_HOME/config.json`. */
+  readonly configFile: string;
+  readonly audit: AuditSink;
+  readonly auditCtx: AuditContext;
+  readonly store: { list(): readonly StoredApprovalView[]; revoke(id: string): boolean };
+  readonly sessionApprovals: ApprovalCache;
+  modelId(): string;
+  /** Switches the model (a new conversation that keeps the history). Throws for a bad spec. */
+  setModel(spec: string): string;
+  /** Starts a new conversation: the model forgets what was said. */
+  newConversation(): void;
+}
+
+export type SlashResult =
+  | { readonly kind: 'print'; readonly text: string }
+  | { readonly kind: 'error'; readonly text: string }
+  | { readonly kind: 'quit' };
+
+export const HELP = [
+  'Type a prompt and press Enter. ↑/↓ recall earlier prompts. Esc or Ctrl+C interrupts a turn; Ctrl+C or Ctrl+D on',
+  'an empty line quits.',
+  '',
+  'Slash commands:',
+  '  /help                      this text',
+  '  /approvals                 standing approvals (approvals.json) and this chat\'s session approvals',
+  '  /approvals revoke ID       remove one (a stored id, or s1, s2… for a session approval)',
+  '  /config                    the configuration in effect',
+  '  /config set KEY VALUE      change the user config ($WISP_HOME/config.json); applies to the next chat',
+  '  /model [SPEC]              show the model, or switch to SPEC (ollama:NAME, openai:NAME, script:PATH)',
+  '  /new                       start a new conversation (the model forgets this one)',
+  '  /quit                      leave',
+  '',
+  'Approval dialog: y once · s session · p project · a always · n no · Enter alone is no.',
+  'Question dialog: type the answer, Enter sends, Esc declines.',
+].join('\n');
+
+export function isSlash(text: string): boolean {
+  return text.trimStart().startsWith('/');
+}
+
+export function runSlash(line: string, ctx: SlashContext): SlashResult {
+  const words = line.trim().split(/\s+/);
+  const name = (words[0] ?? '').toLowerCase();
+  const args = words.slice(1);
+  switch (name) {
+    case '/help':
+    case '/?':
+      return print(HELP);
+    case '/quit':
+    case '/exit':
+    case '/q':
+      return { kind: 'quit' };
+    case '/new':
+      ctx.newConversation();
+      return print('new conversation: the model starts afresh (approvals given this session still stand)');
+    case '/model':
+      return model(args, ctx);
+    case '/approvals':
+      return approvals(args, ctx);
+    case '/config':
+      return config(line, args, ctx);
+    default:
+      return { kind: 'error', text: `unknown command ${name}; /help lists them` };
+  }
+}
+
+function print(text: string): SlashResult {
+  return { kind: 'print', text };
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+function model(args: string[], ctx: SlashContext): SlashResult {
+  if (args.length === 0) return print(`model: ${ctx.modelId()}`);
+  if (args.length > 1) return { kind: 'error', text: 'usage: /model [SPEC]' };
+  try {
+    const id = ctx.setModel(args[0]!);
+    return print(`model: ${id} (the conversation so far is kept)`);
+  } catch (err) {
+    return { kind: 'error', text: `cannot switch the model: ${errorText(err)}` };
+  }
+}
+
+function sessionList(ctx: SlashContext): Array<{ id: string; directory: string; pattern: string }> {
+  return ctx.sessionApprovals.list().map((e, i) => ({ id: `s${i + 1}`, ...e }));
+}
+
+function approvals(args: string[], ctx: SlashContext): SlashResult {
+  const sub = args[0]?.toLowerCase();
+  if (sub === undefined || sub === 'list') {
+    let stored: readonly StoredApprovalView[];
+    try {
+      stored = ctx.store.list();
+    } catch (err) {
+      return { kind: 'error', text: `cannot read the stored approvals: ${errorText(err)}` };
+    }
+    const session = sessionList(ctx);
+    const lines: string[] = [];
+    if (stored.length === 0) lines.push('Standing approvals: none');
+    else {
+      lines.push('Standing approvals (kept in approvals.json):');
+      lines.push(...table(
+        ['ID', 'SCOPE', 'LEVEL', 'EXPIRES', 'WHERE', 'PATTERN'],
+        stored.map((e) => [e.id, e.scope, e.level, e.expiresAt.slice(0, 10), e.workingDirectory ?? '(any directory)', e.pattern]),
+      ));
+    }
+    if (session.length === 0) lines.push('Session approvals: none');
+    else {
+      lines.push('Session approvals (until this chat ends):');
+      lines.push(...table(['ID', 'WHERE', 'PATTERN'], session.map((e) => [e.id, e.directory, e.pattern])));
+    }
+    lines.push('/approvals revoke ID removes one.');
+    return print(lines.join('\n'));
+  }
+  if (sub === 'revoke') {
+    const id = args[1];
+    if (id === undefined || args.length > 2) return { kind: 'error', text: 'usage: /approvals revoke ID' };
+    const s = sessionList(ctx).find((e) => e.id === id);
+    if (s) {
+      ctx.sessionApprovals.delete(s.directory, s.pattern);
+      return print(`revoked session approval ${id} (${s.pattern} in ${s.directory})`);
+    }
+    try {
+      return ctx.store.revoke(id)
+        ? print(`revoked ${id}`)
+        : { kind: 'error', text: `no approval with id ${id}; /approvals lists them` };
+    } catch (err) {
+      return { kind: 'error', text: `cannot revoke ${id}: ${errorText(err)}` };
+    }
+  }
+  return { kind: 'error', text: 'usage: /approvals [list] | /approvals revoke ID' };
+}
+
+function config(line: string, args: string[], ctx: SlashContext): SlashResult {
+  const sub = args[0]?.toLowerCase();
+  if (sub === undefined || sub === 'show') {
+    const key = args[1];
+    if (key !== undefined) {
+      const value = getPath(ctx.config, key);
+      return value === undefined ? { kind: 'error', text: `${key} is not set` } : print(`${key}: ${JSON.stringify(value, null, 2)}`);
+    }
+    return print(`Configuration in effect for this chat:\n${JSON.stringify(ctx.config, null, 2)}`);
+  }
+  if (sub === 'set') {
+    const key = args[1];
+    // The value is the rest of the line as typed, so `/config set policy.deny ["a b"]` keeps its spaces.
+    const m = /^\s*\S+\s+\S+\s+\S+\s+(.*)$/s.exec(line);
+    const value = m?.[1]?.trim();
+    if (key === undefined || value === undefined || value === '') return { kind: 'error', text: 'usage: /config set KEY VALUE' };
+    try {
+      const change = editConfig({
+        file: ctx.configFile,
+        key,
+        value,
+        action: 'set',
+        // Recorded before the file is replaced; if the audit log cannot take it, nothing is written.
+        beforeWrite: (c) => record(ctx, c),
+      });
+      const shown = (v: unknown) => (v === null || v === undefined ? '(unset)' : JSON.stringify(v));
+      if (!change.changed) return print(`${key} is already ${shown(change.after)}; nothing changed`);
+      const lines = [
+        `${key}: ${shown(change.before)} → ${shown(change.after)} (${change.file})`,
+        'This chat keeps the settings it started with; the change applies the next time wisp starts.',
+        ...change.warnings,
+      ];
+      if (change.weakens.length > 0) lines.push(`note: this weakens the gate: ${change.weakens.join('; ')}`);
+      return print(lines.join('\n'));
+    } catch (err) {
+      return { kind: 'error', text: errorText(err) };
+    }
+  }
+  return { kind: 'error', text: 'usage: /config [show [KEY]] | /config set KEY VALUE' };
+}
+
+function record(ctx: SlashContext, c: ConfigChange): void {
+  ctx.audit.write(
+    'config.change',
+    {
+      action: c.action,
+      key: c.key,
+      before: c.before,
+      after: c.after,
+      ...(c.fileBefore !== undefined ? { fileBefore: c.fileBefore } : {}),
+      ...(c.fileAfter !== undefined ? { fileAfter: c.fileAfter } : {}),
+      file: c.file,
+      weakens: c.weakens,
+      via: 'chat',
+    },
+    ctx.auditCtx,
+  );
+}
+
+function table(head: string[], rows: string[][]): string[] {
+  const widths = head.map((h, i) => Math.min(60, Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length))));
+  const fmt = (r: string[]) => '  ' + r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
+  return [fmt(head), ...rows.map(fmt)];
+}

@@ -1,0 +1,83 @@
+// What the transcript holds: plain data, appended once and never changed (it is drawn in Ink's <Static>). Turning
+// a ToolEvent or a dialog's ending into entries happens here; drawing (and visible()) happens in Transcript.tsx.
+import type { ToolEvent } from '../src/tools/types.js';
+import type { DialogRequest, DialogResult } from './dialog-store.js';
+
+export type EntryBody =
+  | { readonly kind: 'prompt'; readonly text: string }
+  /** One line of the model's reply (the reply is appended line by line as it streams). */
+  | { readonly kind: 'reply'; readonly text: string }
+  /** A tool call and what the gate said: `run_command: ls — safe by rules`. */
+  | { readonly kind: 'gate'; readonly tool: string; readonly subject: string; readonly allowed: boolean; readonly note: string }
+  /** The tail of a command's output. */
+  | { readonly kind: 'output'; readonly text: string }
+  | { readonly kind: 'inquiry'; readonly question: string; readonly outcome: string }
+  /** A dialog for another wisp process, and how it ended. */
+  | { readonly kind: 'remote'; readonly what: string; readonly client: string; readonly thread: string | null; readonly outcome: string }
+  /** wisp's own words (slash commands, notices). */
+  | { readonly kind: 'info'; readonly text: string }
+  | { readonly kind: 'error'; readonly text: string };
+
+export type Entry = EntryBody & { readonly id: number };
+
+/** The entries for one tool event, as the gate and the tools report them. */
+export function entriesForEvent(event: ToolEvent): EntryBody[] {
+  switch (event.type) {
+    case 'gate': {
+      const note = event.allowed
+        ? event.notes.join('; ') || 'allowed'
+        : (event.notes[event.notes.length - 1] ?? event.reason ?? 'refused');
+      return [{ kind: 'gate', tool: event.tool, subject: event.subject, allowed: event.allowed, note }];
+    }
+    case 'output':
+      return event.text ? [{ kind: 'output', text: event.text }] : [];
+    case 'inquiry':
+      return [{ kind: 'inquiry', question: event.question, outcome: event.outcome }];
+  }
+}
+
+/** How a dialog for another wisp process ended, in a few words. */
+export function remoteOutcome(result: DialogResult): string {
+  switch (result.kind) {
+    case 'approved':
+      return `you approved (${result.scope})`;
+    case 'answered':
+      return 'you answered';
+    case 'declined':
+      return 'you declined';
+    case 'unanswered':
+      return 'no answer in time, refused';
+    case 'closed':
+      return result.reason;
+  }
+}
+
+export function remoteEntry(request: DialogRequest, outcome: string): EntryBody {
+  const source = request.source.kind === 'queue' ? request.source : { client: 'unknown', thread: null };
+  const what = request.verb === 'approval' ? request.request.command : request.request.question;
+  return { kind: 'remote', what, client: source.client, thread: source.thread, outcome };
+}
+
+/**
+ * Splits streamed reply text into whole lines (appended to the transcript) and the unfinished last line (drawn
+ * live until it ends). `push` returns the lines completed by this piece.
+ */
+export class ReplyLines {
+  private partial = '';
+  push(delta: string): string[] {
+    const text = this.partial + delta;
+    const lines = text.split('\n');
+    this.partial = lines.pop() ?? '';
+    return lines;
+  }
+  /** The unfinished line so far. */
+  get pending(): string {
+    return this.partial;
+  }
+  /** Ends the reply: whatever is left is its last line. */
+  flush(): string[] {
+    const rest = this.partial;
+    this.partial = '';
+    return rest === '' ? [] : [rest];
+  }
+}
