@@ -4,6 +4,7 @@
 //   speed:       one-time init, then µs per line (sequential, after a warm-up).
 // Run: npx tsx bench/parser-eval.ts [--iterations N]
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Language, Parser } from 'web-tree-sitter';
 import { parse as shParse } from 'sh-syntax';
@@ -22,6 +23,32 @@ function same(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
+/** Wall-clock and CPU time per line, in µs. CPU time is what the ADR compares: it does not grow with machine load. */
+interface PerLine {
+  readonly wall: number;
+  readonly cpu: number;
+}
+
+function measureSync(count: number, fn: () => void): PerLine {
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  fn();
+  const wall = ((performance.now() - t0) * 1000) / count;
+  const c = process.cpuUsage(c0);
+  return { wall, cpu: (c.user + c.system) / count };
+}
+
+async function measureAsync(count: number, fn: () => Promise<void>): Promise<PerLine> {
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  await fn();
+  const wall = ((performance.now() - t0) * 1000) / count;
+  const c = process.cpuUsage(c0);
+  return { wall, cpu: (c.user + c.system) / count };
+}
+
+const fmt = (p: PerLine): string => `${p.cpu.toFixed(1)} µs CPU/line (${p.wall.toFixed(1)} µs wall)`;
+
 async function timeAsync(fn: () => Promise<unknown>): Promise<number> {
   const t = performance.now();
   await fn();
@@ -32,6 +59,7 @@ async function main(): Promise<void> {
   const lines = ALL_SPEC_LINES;
   const out: string[] = [];
   out.push(`lines: ${lines.length} (every command line of wisp-spec §8), ${iterations} iterations each`);
+  out.push(`machine: ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
 
   // --- tree-sitter: raw parse (what the ADR's 11 µs refers to) and the gate's full parseLine ---
   const require = createRequire(import.meta.url);
@@ -47,14 +75,14 @@ async function main(): Promise<void> {
   await initParser();
 
   for (let w = 0; w < 20; w++) for (const l of lines) raw.parse(l)?.delete();
-  let t = performance.now();
-  for (let i = 0; i < iterations; i++) for (const l of lines) raw.parse(l)?.delete();
-  const tsRawUs = ((performance.now() - t) * 1000) / (iterations * lines.length);
+  const tsRaw = measureSync(iterations * lines.length, () => {
+    for (let i = 0; i < iterations; i++) for (const l of lines) raw.parse(l)?.delete();
+  });
 
   for (let w = 0; w < 20; w++) for (const l of lines) parseLine(l);
-  t = performance.now();
-  for (let i = 0; i < iterations; i++) for (const l of lines) parseLine(l);
-  const tsFullUs = ((performance.now() - t) * 1000) / (iterations * lines.length);
+  const tsFull = measureSync(iterations * lines.length, () => {
+    for (let i = 0; i < iterations; i++) for (const l of lines) parseLine(l);
+  });
 
   let tsCorrect = 0;
   const tsMisses: string[] = [];
@@ -90,22 +118,22 @@ async function main(): Promise<void> {
   }
   for (let w = 0; w < 3; w++) for (const l of lines) await shParse(l);
   const shIterations = Math.max(3, Math.floor(iterations / 20));
-  t = performance.now();
-  for (let i = 0; i < shIterations; i++) for (const l of lines) await shParse(l);
-  const shUs = ((performance.now() - t) * 1000) / (shIterations * lines.length);
+  const sh = await measureAsync(shIterations * lines.length, async () => {
+    for (let i = 0; i < shIterations; i++) for (const l of lines) await shParse(l);
+  });
 
   out.push('');
   out.push('web-tree-sitter 0.27.1 + tree-sitter-bash 0.25.1');
   out.push(`  init: runtime ${tInitTs.toFixed(1)} ms, grammar ${tLangTs.toFixed(1)} ms (once, async)`);
-  out.push(`  raw parse: ${tsRawUs.toFixed(1)} µs/line (sync)`);
-  out.push(`  gate parseLine (parse + walk + unquoting + sh -c/eval re-parse): ${tsFullUs.toFixed(1)} µs/line`);
+  out.push(`  raw parse: ${fmt(tsRaw)}, synchronous`);
+  out.push(`  gate parseLine (parse + walk + unquoting + sh -c/eval re-parse): ${fmt(tsFull)}`);
   out.push(`  scenario rows with the expected executables: ${tsCorrect}/${SCENARIOS.length}`);
   for (const m of tsMisses) out.push(`    miss: ${m}`);
   out.push(`  §8 lines with parse errors: ${tsErrors.length}/${lines.length}`);
   out.push('');
   out.push('sh-syntax 0.7.0 (mvdan/sh via Go WASM)');
   out.push(`  first call (instantiates the module): ${shInitMs.toFixed(1)} ms`);
-  out.push(`  parse: ${shUs.toFixed(0)} µs/line (async, ${shIterations} iterations)`);
+  out.push(`  parse: ${fmt(sh)}, asynchronous, ${shIterations} iterations`);
   out.push(`  fields present on Stmt.Cmd in the returned tree: ${[...shCmdKeys].sort().join(', ') || '(none)'}`);
   out.push(`  scenario rows with the expected executables (statement split only): ${shCorrect}/${SCENARIOS.length}`);
   for (const m of shMisses) out.push(`    miss: ${m}`);

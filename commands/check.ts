@@ -5,7 +5,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { LineAnalysis } from '../src/gate/analyze.js';
-import type { Threshold } from '../src/gate/types.js';
+import type { Level, Threshold } from '../src/gate/types.js';
 import { UsageError } from '../src/util/errors.js';
 
 export interface CheckFlags {
@@ -19,8 +19,8 @@ export interface CheckResult {
   command: string;
   policy: 'allowed' | 'denied';
   policyReason?: string;
-  parts: Array<{ text: string; executable: string; level: string; reasons: string[]; pattern: string; knownSafe: boolean }>;
-  level: string;
+  parts: Array<{ text: string; executable: string; level: Level; reasons: string[]; pattern: string; knownSafe: boolean }>;
+  level: Level;
   decision: 'run' | 'ask' | 'deny';
 }
 
@@ -66,15 +66,19 @@ export async function runCheck(line: string, flags: CheckFlags): Promise<void> {
   }
   if (!isDir) throw new UsageError(`working directory does not exist: ${cwd}`);
 
-  const [{ loadConfig }, { wispHome }, { initParser }, { analyzeLine, decisionFor }] = await Promise.all([
-    import('../src/config/load.js'),
+  // Start-up matters here (docs/performance.md): the parser's wasm compiles in the background while the config
+  // loads, and the config loader skips zod when there is no config file.
+  const { initParser } = await import('../src/gate/parse.js');
+  const parserReady = initParser();
+  parserReady.catch(() => {}); // awaited below; a failure is reported there
+  const [{ loadConfigQuick }, { wispHome }, { analyzeLine, decisionFor }] = await Promise.all([
+    import('../src/config/quick.js'),
     import('../src/paths.js'),
-    import('../src/gate/parse.js'),
     import('../src/gate/analyze.js'),
   ]);
-  const loaded = loadConfig({ home: wispHome(), cwd });
+  const loaded = await loadConfigQuick({ home: wispHome(), cwd });
   for (const w of loaded.warnings) process.stderr.write(`wisp: warning: ${w}\n`);
-  await initParser();
+  await parserReady;
 
   const analysis = analyzeLine(line, loaded.config, cwd);
   const threshold: Threshold = loaded.config.approval.threshold;

@@ -171,7 +171,7 @@ async function checkSandbox(config: Config, paths: WispPaths): Promise<CheckResu
   const dir = mkdtempSync(join(tmpdir(), 'wisp-doctor-'));
   const probe = join(paths.home, `.doctor-probe-${process.pid}`);
   try {
-    const line = `printf wisp-sandbox-ok; (: > ${shellQuote(probe)}) 2>/dev/null && printf ' home-writable'`;
+    const line = `printf wisp-sandbox-ok; if (: > ${shellQuote(probe)}) 2>/dev/null; then printf ' home-writable'; fi`;
     const result = await runCommand(line, {
       cwd: dir,
       launchDir: dir,

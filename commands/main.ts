@@ -23,6 +23,9 @@ export async function main(argv: string[]): Promise<number> {
     args = ['respond'];
   }
 
+  // Turn termination signals into an orderly exit, so 'exit' hooks kill the process groups of running commands.
+  process.once('SIGTERM', () => process.exit(143));
+  process.once('SIGHUP', () => process.exit(129));
   try {
     await program.parseAsync(args, { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : 0;

@@ -39,6 +39,11 @@ export async function runRespond(words: string[], flags: RespondFlags): Promise<
     ...(flags.tools === false ? { noTools: true } : {}),
   });
   const spinner = new Spinner(!flags.json && process.stderr.isTTY === true);
+  process.once('SIGINT', () => {
+    spinner.stop();
+    session.end('interrupted');
+    process.exit(130);
+  });
   let streamed = false;
   try {
     const conversation = session.conversation(flags.instructions ? { instructions: flags.instructions } : {});
@@ -48,7 +53,7 @@ export async function runRespond(words: string[], flags: RespondFlags): Promise<
         spinner.stop();
         if (flags.json) return;
         streamed = true;
-        process.stdout.write(delta);
+        process.stdout.write(shownReply(delta));
       },
       onEvent: (event) => {
         spinner.stop();
@@ -63,9 +68,10 @@ export async function runRespond(words: string[], flags: RespondFlags): Promise<
     if (flags.json) {
       process.stdout.write(JSON.stringify({ text: result.text, refusals: result.refusals, receipt: result.receipt }, null, 2) + '\n');
     } else {
-      if (!streamed) process.stdout.write(result.text);
+      if (!streamed) process.stdout.write(shownReply(result.text));
       if (!result.text.endsWith('\n')) process.stdout.write('\n');
-      for (const r of result.refusals) process.stderr.write(`wisp: refused: ${visible(r.command, { maxChars: 200 })}: ${r.reason}\n`);
+      // A reason may quote a part of the line (`command not approved: PART: …`): model text, so made visible.
+      for (const r of result.refusals) process.stderr.write(`wisp: refused: ${visible(r.command, { maxChars: 200 })}: ${visible(r.reason, { maxChars: 600 })}\n`);
     }
     session.end('done');
     return 0;
@@ -81,13 +87,23 @@ function gateLine(event: ToolEvent): string {
     case 'gate': {
       const what = `${event.tool}: ${visible(event.subject, { maxChars: 160 })}`;
       const how = event.allowed ? event.notes.join('; ') : (event.notes[event.notes.length - 1] ?? event.reason ?? 'refused');
-      return `· ${what} — ${how}\n`;
+      return `· ${what} — ${visible(how, { maxChars: 400 })}\n`;
     }
     case 'output':
       return event.text ? event.text.split('\n').map((l) => `  │ ${visible(l, { maxChars: 200 })}\n`).join('') : '';
     case 'inquiry':
       return `· ask_operator: ${visible(event.question, { maxChars: 160 })} — ${event.outcome}\n`;
   }
+}
+
+/**
+ * The reply as written to standard output: exactly as the model wrote it when stdout is a file or a pipe (it is
+ * data), but made visible on a terminal, as the chat transcript shows it, so a reply cannot move the cursor, clear
+ * the screen or pose as one of wisp's own lines (design.md §10).
+ */
+function shownReply(text: string): string {
+  if (process.stdout.isTTY !== true) return text;
+  return visible(text.replace(/\t/g, '    '), { multiline: true, maxChars: Number.MAX_SAFE_INTEGER });
 }
 
 async function readStdin(): Promise<string> {

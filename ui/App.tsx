@@ -124,10 +124,14 @@ export function App({ engine, store, feed, bell, initial = [], graceMs = 400, on
   const submit = useCallback(
     (text: string) => {
       setHistory((h) => (h[h.length - 1] === text ? h : [...h, text]));
-      lastKeyAt.current = 0; // sending the prompt ends the typing; a dialog it leads to is not held back
       if (isSlash(text)) {
         append({ kind: 'prompt', text });
-        const result = engine.slash(text);
+        let result: ReturnType<ChatEngine['slash']>;
+        try {
+          result = engine.slash(text);
+        } catch (err) {
+          result = { kind: 'error', text: err instanceof Error ? err.message : String(err) };
+        }
         if (result.kind === 'quit') return quit();
         append(result.kind === 'print' ? { kind: 'info', text: result.text } : { kind: 'error', text: result.text });
         setInfo(engine.info());
@@ -148,6 +152,9 @@ export function App({ engine, store, feed, bell, initial = [], graceMs = 400, on
       return;
     }
     if (key.escape && !active && abortRef.current) abortRef.current.abort();
+    // Typing with no dialog open — into the input line, or ahead while the model thinks — makes the next dialog
+    // hold keys back for a moment. Enter (alone, or ending a pasted line) sends the prompt and ends the typing.
+    if (!active) lastKeyAt.current = key.return || /[\r\n]$/.test(input) ? 0 : Date.now();
   });
 
   const holdUntil = graceRef.current.id === active?.id ? graceRef.current.until : 0;
@@ -173,9 +180,6 @@ export function App({ engine, store, feed, bell, initial = [], graceMs = 400, on
       <PromptInput
         history={history}
         onSubmit={submit}
-        onType={() => {
-          lastKeyAt.current = Date.now();
-        }}
         onEnd={quit}
         isActive={!busy && !active}
       />

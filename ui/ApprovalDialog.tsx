@@ -62,8 +62,11 @@ export function ApprovalDialog({ request, onAnswer, ignoreKeysUntil = 0, persist
     <DialogFrame request={request} title="⚠ approve a command?" then="refused" holding={holding}>
       <Text bold>{visible(headline, { maxChars: 200 })}</Text>
       <Labelled label="Command:" text={r.command} />
-      {hasHidden(r.command) ? (
-        <Text color="red">The command holds control or invisible characters; they are shown as \x.. or &lt;U+....&gt;.</Text>
+      {hasHidden(r.command) || hasHidden(r.line) ? (
+        <Text color="red">
+          It holds control or invisible characters, shown as \x.. or &lt;U+....&gt; (backslashes doubled). Refuse unless you
+          expected them.
+        </Text>
       ) : null}
       {r.line !== r.command ? <Labelled label="Part of the line:" text={r.line} color="white" /> : null}
       <Text>
@@ -94,6 +97,9 @@ export function ApprovalDialog({ request, onAnswer, ignoreKeysUntil = 0, persist
         ))}
       </Box>
       <Text dimColor>Enter alone is no · ←/→ move · Esc no</Text>
+      {request.source.kind === 'queue' ? (
+        <Text dimColor>once and session apply to the asking process; project and always are stored for every wisp face.</Text>
+      ) : null}
       {dangerous ? (
         <Text color="red">A dangerous command is never remembered beyond this session: p and a keep it for this session only.</Text>
       ) : null}

@@ -31,7 +31,10 @@ export function DialogFrame({ request, title, then, holding, children }: DialogF
             {visible(source.client, { maxChars: 64 })}
             {source.thread !== null ? `, thread ${visible(source.thread, { maxChars: 64 })}` : ''}
           </Text>
-          <Text dimColor> (another wisp process, pid {source.pid}; request {request.id})</Text>
+          <Text dimColor>
+            {source.pid === process.pid ? ' (this chat, through the queue' : ` (another wisp process, pid ${source.pid}`}; request{' '}
+            {request.id})
+          </Text>
         </Text>
       ) : null}
       {children}

@@ -29,8 +29,12 @@ export function FormFieldRow({
           {field.required ? ', required' : ''}):{' '}
         </Text>
         <TextField state={state} focused={focused} />
-        {error ? <Text color="red">  ✗ {error}</Text> : null}
       </Box>
+      {error ? (
+        <Box paddingLeft={4}>
+          <Text color="red">✗ {error}</Text>
+        </Box>
+      ) : null}
       {field.description && focused ? (
         <Box paddingLeft={4}>
           <Text dimColor>{visible(field.description, { maxChars: 200 })}</Text>

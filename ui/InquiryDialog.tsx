@@ -86,6 +86,7 @@ export function InquiryDialog({ request, onAnswer, ignoreKeysUntil = 0 }: Inquir
   return (
     <DialogFrame request={request} title="? the model asks you" then="no answer" holding={holding}>
       <Labelled label="Question:" text={request.request.question} multiline maxChars={2000} />
+      {fields ? <Text dimColor>Your answer:</Text> : null}
       {fields ? (
         fields.map((field, i) => <FormFieldRow key={field.name} field={field} state={form.texts[i]!} focused={i === form.focus} error={form.errors.get(field.name)} />)
       ) : (

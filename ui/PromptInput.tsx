@@ -10,8 +10,6 @@ export interface PromptInputProps {
   /** Earlier prompts, oldest first. */
   readonly history: readonly string[];
   readonly onSubmit: (text: string) => void;
-  /** Each key that changed the text (the App uses it to tell when someone is mid-typing). */
-  readonly onType?: () => void;
   /** Ctrl+D on an empty line. */
   readonly onEnd?: () => void;
   /** @default true */
@@ -25,7 +23,7 @@ interface State {
   readonly draft: string;
 }
 
-export function PromptInput({ history, onSubmit, onType, onEnd, isActive = true }: PromptInputProps): React.ReactElement {
+export function PromptInput({ history, onSubmit, onEnd, isActive = true }: PromptInputProps): React.ReactElement {
   const ref = useRef<State>({ edit: EMPTY, index: history.length, draft: '' });
   const [state, setStateValue] = useState<State>(ref.current);
   const setState = (next: State) => {
@@ -50,10 +48,7 @@ export function PromptInput({ history, onSubmit, onType, onEnd, isActive = true 
       }
       const result = applyKey(cur.edit, input, key);
       if (result.kind === 'ignored') return;
-      if (result.kind === 'edit') {
-        onType?.();
-        return setState({ ...cur, edit: result.state });
-      }
+      if (result.kind === 'edit') return setState({ ...cur, edit: result.state });
       const text = result.state.value;
       if (text.trim() === '') return setState({ ...cur, edit: EMPTY });
       setState({ edit: EMPTY, index: history.length + 1, draft: '' });

@@ -9,7 +9,8 @@ export interface TranscriptProps {
   readonly entries: readonly Entry[];
 }
 
-const LINE_MAX = 2000;
+// A reply line longer than this is cut with a count: long enough for any paragraph, short enough for a terminal.
+const LINE_MAX = 8000;
 
 export function Transcript({ entries }: TranscriptProps): React.ReactElement {
   return <Static items={entries as Entry[]}>{(entry) => <Box key={entry.id}>{renderEntry(entry)}</Box>}</Static>;

@@ -18,7 +18,7 @@ const KIND_WIDTH = 19;
 export function formatEntry(entry: AuditEntry, opts: FormatOptions = {}): string {
   if (entry.torn === true) return formatTorn(entry);
   const max = opts.maxText ?? 160;
-  const time = typeof entry.time === 'string' ? entry.time.replace('T', ' ') : '?';
+  const time = typeof entry.time === 'string' ? safe(entry.time, 40).replace('T', ' ') : '?'; // a hand-edited log may hold anything
   let who = safe(entry.session, 24);
   if (entry.thread !== undefined) who += `/${safe(entry.thread, 32)}`;
   if (entry.turn !== undefined) who += ` #${entry.turn}`;

@@ -3,14 +3,17 @@
 // `.config/config.js` (its meta-config lookup in process.cwd()) and `$import` in a JSON file loads JavaScript —
 // both tested, see ADR 0003. Only its YAML loader, a pure function, is borrowed.
 import { readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { defaultLoadersSync } from 'cosmiconfig';
 import { z } from 'zod';
 import { ConfigError } from '../util/errors.js';
 import { errnoCode, withFileLock, writeFileAtomic } from '../util/atomic.js';
 import { ConfigSchema, type Config } from './schema.js';
 import { applyProjectLayer, formatPath, isPlainObject, type ConfigLayer } from './merge.js';
+import { MAX_CONFIG_BYTES, PROJECT_FILES } from './quick.js';
+
+export { PROJECT_FILES };
 
 export interface LoadedConfig {
   readonly config: Config;
@@ -30,12 +33,6 @@ export interface LoadConfigOptions {
   /** The person's home directory: the project search stops after it. @default os.homedir() */
   readonly userHome?: string;
 }
-
-/** Project config files, in the order they win within one directory. Never JavaScript or TypeScript. */
-export const PROJECT_FILES = ['.wisprc.json', '.wisprc', 'package.json'] as const;
-
-/** Config files larger than this are refused rather than parsed. */
-const MAX_CONFIG_BYTES = 1024 * 1024;
 
 /**
  * The schema with every key optional at every depth and no defaults, for validating one layer on its own: errors
@@ -170,9 +167,16 @@ function lineColumn(text: string, pos: number): string {
   return `line ${line}, column ${column}`;
 }
 
+/** cosmiconfig's YAML loader, loaded on first use (only a `.wisprc` needs it; it costs start-up time otherwise). */
+let yamlLoader: ((file: string, text: string) => unknown) | undefined;
+
 function parseYaml(text: string, file: string): unknown {
+  if (yamlLoader === undefined) {
+    const { defaultLoadersSync } = createRequire(import.meta.url)('cosmiconfig') as typeof import('cosmiconfig');
+    yamlLoader = defaultLoadersSync.noExt;
+  }
   try {
-    return defaultLoadersSync.noExt(file, text);
+    return yamlLoader(file, text);
   } catch (err) {
     const e = err as { reason?: unknown; mark?: { line?: unknown; column?: unknown }; message?: unknown };
     const where =

@@ -63,6 +63,21 @@ interface Held {
   readonly expiresMs: number | null;
 }
 
+// Channels with requests on disk. When the process exits (normally, or via process.exit from a signal handler) its
+// requests go with it, so a person is not shown a request nobody waits for; a process killed outright leaves
+// them to the stale sweep.
+const live = new Set<QueueChannel>();
+let exitHookInstalled = false;
+function onExitWithdrawAll(): void {
+  for (const channel of live) {
+    try {
+      channel.withdrawAllQuietly();
+    } catch {
+      // exiting anyway
+    }
+  }
+}
+
 export class QueueChannel implements EscalationChannel {
   readonly name = 'queue' as const;
   private readonly held = new Map<string, Held>();
@@ -121,6 +136,7 @@ export class QueueChannel implements EscalationChannel {
     const held = this.held.get(id);
     if (!held) return; // never touch files this channel did not file
     this.held.delete(id);
+    if (this.held.size === 0) live.delete(this);
     const dir = this.opts.paths.pending;
     // Only while our request still stood can an answer under the final name be addressed to it. An answer linked
     // after the request went is its writer's to take back (it sees the request gone and reclaims it).
@@ -135,6 +151,13 @@ export class QueueChannel implements EscalationChannel {
   /** Ids filed by this channel and not yet settled. */
   pendingIds(): string[] {
     return [...this.held.keys()];
+  }
+
+  /** At process exit: request files only, no audit (the audit may already be closed). */
+  withdrawAllQuietly(): void {
+    for (const id of this.held.keys()) removeRequest(this.opts.paths.pending, id);
+    this.held.clear();
+    live.delete(this);
   }
 
   // -------------------------------------------------------------------------------------------------------------
@@ -179,6 +202,11 @@ export class QueueChannel implements EscalationChannel {
     const held: Held = { request, actx: { session: ctx.session, ...(thread ? { thread } : {}) }, createdMs, expiresMs };
     writeRequest(dir, request);
     this.held.set(id, held);
+    live.add(this);
+    if (!exitHookInstalled) {
+      exitHookInstalled = true;
+      process.once('exit', onExitWithdrawAll);
+    }
     try {
       this.audit('escalation.pending', held, {
         verb: request.verb,
@@ -226,7 +254,13 @@ export class QueueChannel implements EscalationChannel {
       const check = guarded(() => {
         const outcome = this.takeAnswer(held);
         if (outcome) return finish(outcome);
-        if (!requestExists(dir, id)) finish({ kind: 'declined', reason: REMOVED_REASON });
+        if (requestExists(dir, id)) return;
+        // Gone. At or past its expiry, another process's sweep merely beat our own timer: that is a timeout.
+        if (held.expiresMs !== null && this.now() >= held.expiresMs) {
+          finish(this.takeAnswer(held) ?? { kind: 'unanswered', waitedMs: this.now() - held.createdMs });
+        } else {
+          finish({ kind: 'declined', reason: REMOVED_REASON });
+        }
       });
       const onTimeout = guarded(() => {
         // Take the request down first, then take any answer that made it in time (an answer linked after this

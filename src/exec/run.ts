@@ -100,12 +100,12 @@ export async function runCommand(line: string, opts: RunOptions): Promise<RunRes
     }
     kind = detection.kind;
     sandboxPath = detection.path;
-    // The sandbox can only cover a home that exists; see protectedHome in gate/sandbox.ts.
-    mkdirSync(opts.wispHome, { recursive: true, mode: 0o700 });
   }
 
   let argv: SandboxCommand;
   try {
+    // The sandbox can only cover a home that exists; see protectedHome in gate/sandbox.ts.
+    if (kind !== 'none') mkdirSync(opts.wispHome, { recursive: true, mode: 0o700 });
     argv = sandboxArgv(
       kind,
       {
@@ -163,7 +163,8 @@ function supervise(argv: SandboxCommand, opts: RunOptions): Promise<Outcome> {
         stdio: ['ignore', 'pipe', 'pipe'],
       });
     } catch (err) {
-      settle({ exitStatus: null, timedOut: false, truncated: false, stdout: '', stderr: '', error: (err as Error).message });
+      const error = (err as Error).message;
+      settle({ exitStatus: null, timedOut: false, truncated: false, stdout: '', stderr: '', error });
       return;
     }
     const pgid = child.pid;

@@ -8,7 +8,9 @@ export class TailBuffer {
 
   /** @param limit bytes kept; older bytes are dropped as new ones arrive. */
   constructor(readonly limit: number) {
-    if (!Number.isInteger(limit) || limit < 0) throw new RangeError(`tail limit must be a non-negative integer: ${limit}`);
+    if (!Number.isInteger(limit) || limit < 0) {
+      throw new RangeError(`tail limit must be a non-negative integer: ${limit}`);
+    }
   }
 
   push(chunk: Buffer): void {

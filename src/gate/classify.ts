@@ -6,7 +6,7 @@ import type { Rule } from '../config/schema.js';
 import { exactKey, patternFor } from './pattern.js';
 import { normalisedForms } from './policy.js';
 import { isReadOnlyCommand, isVersionOrHelp } from './readonly.js';
-import { type CmdView, type Finding, dangerous, fullText, moderate } from './rules-common.js';
+import { type CmdView, type Finding, dangerous, fullText, moderate, operands } from './rules-common.js';
 import { FILE_RULES, touchesStartupOrSystem } from './rules-files.js';
 import { gitRules } from './rules-git.js';
 import { NET_RULES } from './rules-net.js';
@@ -32,7 +32,7 @@ const CREDENTIALS =
 
 /** Names and values that may hold secrets: a read-only command touching them is no longer safe. */
 const SENSITIVE =
-  /(^|[/\s'"=@:])\.env|secret|token|passw|credential|\.pem\b|\.key\b|\.p12\b|\.pfx\b|\.jks\b|private|id_(rsa|dsa|ecdsa|ed25519)|_history\b|keychain|\.kdbx\b|\.db\b|\.sqlite3?\b|\.netrc|\.npmrc|\.pypirc|api[_-]?key|cookies/i;
+  /(^|[/\s'"=@:])\.env|secret|token|passw|credential|\.pem\b|\.key\b|\.p12\b|\.pfx\b|\.jks\b|private|id_(rsa|dsa|ecdsa|ed25519)|_history\b|keychain|\.kdbx\b|\.db\b|\.sqlite3?\b|\.netrc|\.npmrc|\.pypirc|api[_-]?key|cookies|\/environ\b/i;
 
 /** Environment names that change which program runs or what it loads. */
 const RISKY_ENV =
@@ -105,6 +105,74 @@ function assignmentFindings(words: readonly string[]): Finding[] {
 
 const DECLARATIONS = new Set(['export', 'local', 'declare', 'typeset', 'readonly']);
 
+/** Names a builtin assigns without `NAME=` syntax: `read PATH`, `printf -v PATH …`, `mapfile X`, `export PATH`. */
+function assignedNames(c: CmdView): string[] {
+  const a = c.args;
+  switch (c.exe) {
+    case 'read':
+    case 'mapfile':
+    case 'readarray':
+      return operands(a);
+    case 'printf':
+      return a.flatMap((w, i) => (w === '-v' ? [a[i + 1] ?? ''] : /^-v./.test(w) ? [w.slice(2)] : []));
+    default:
+      return DECLARATIONS.has(c.exe) ? operands(a).map((w) => w.split('=')[0]!) : [];
+  }
+}
+
+function builtinAssignmentFindings(c: CmdView): Finding[] {
+  return assignedNames(c)
+    .map((w) => assignmentName(w))
+    .filter((name) => RISKY_ENV.test(name))
+    .map((name) => moderate(`sets ${name}, which changes how programs are found or run`));
+}
+
+/**
+ * `${a[i]}` with a non-numeric subscript, `${x:offset}` (not `:-`, `:=`, `:+`, `:?`), the old `$[…]`, indirection
+ * `${!x}` and prompt expansion `${x@P}`: each evaluates a variable's value, and a `$(…)` hidden in it runs.
+ */
+const VALUE_AS_CODE =
+  /\$\{#?[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*[A-Za-z_$`][^\]]*\]|:(?![-=+?])[^}]*[A-Za-z_$`])|\$\{![A-Za-z_]|\$\{[^}]*@P\}|\$\[/;
+const ARITHMETIC_TEST = /^-(eq|ne|lt|le|gt|ge)$/;
+const NAMES_A_VARIABLE = /[A-Za-z_$`]/;
+
+/** The words a builtin takes as variable names (to assign, test or remove). */
+function nameWords(c: CmdView): string[] {
+  const a = c.args;
+  switch (c.exe) {
+    case 'read':
+    case 'unset':
+    case 'wait':
+      return a.filter((w) => !w.startsWith('-'));
+    case 'printf':
+      return a.flatMap((w, i) => (w === '-v' ? [a[i + 1] ?? ''] : /^-v./.test(w) ? [w.slice(2)] : []));
+    case 'test':
+    case '[':
+    case '[[':
+      return a.flatMap((w, i) => (w === '-v' ? [a[i + 1] ?? ''] : []));
+    default:
+      return DECLARATIONS.has(c.exe) ? a.filter((w) => !w.startsWith('-')).map((w) => w.split('=')[0]!) : [];
+  }
+}
+
+/**
+ * A variable's value evaluated as code: bash evaluates `a[$(cmd)]` found in a value used as arithmetic or as a
+ * variable name, so `read x < f; (( x ))` or `read x < f; [ -v "$x" ]` runs whatever the file holds. A read-only
+ * command that does so on anything but literals is not safe.
+ */
+function valueAsCodeFindings(c: CmdView): Finding[] {
+  const a = c.args;
+  let evaluates = false;
+  if (c.exe === '((' || c.exe === 'let') evaluates = a.some((w) => w !== '))' && NAMES_A_VARIABLE.test(w));
+  else if (c.exe === '[[') {
+    evaluates = a.some((w, i) => ARITHMETIC_TEST.test(w) && [a[i - 1], a[i + 1]].some((o) => o !== undefined && NAMES_A_VARIABLE.test(o)));
+  }
+  if (DECLARATIONS.has(c.exe) && a.some((w) => /^-[A-Za-z]*i/.test(w))) evaluates = true; // declare -i: arithmetic
+  if (nameWords(c).some((w) => /[[$`]/.test(w))) evaluates = true; // a computed or subscripted name
+  if (VALUE_AS_CODE.test(c.text)) evaluates = true;
+  return evaluates ? [moderate("evaluates a variable's value as code (arithmetic, a computed name), which runs any command hidden in it")] : [];
+}
+
 /** Rates one command view; returns its findings and whether it is a known read-only form. */
 function rate(c: CmdView): { findings: Finding[]; readOnly: boolean } {
   const findings: Finding[] = [];
@@ -136,9 +204,11 @@ function rate(c: CmdView): { findings: Finding[]; readOnly: boolean } {
   }
   if (c.r.wrappers.some((w) => w === 'nohup' || w === 'watch' || w === 'sudo' || w === 'doas')) readOnly = false;
 
+  findings.push(...builtinAssignmentFindings(c));
   if (WISP_STATE.test(text) && !readOnly) findings.push(dangerous("touches wisp's own state (approvals, config, pending answers)"));
   if (readOnly && !c.part.unparsed) {
     if (/\$\(|`/.test(c.text)) findings.push(moderate('its arguments come from another command'));
+    findings.push(...valueAsCodeFindings(c));
     if (/[<>]\(/.test(c.text)) findings.push(moderate('reads or writes through a process substitution'));
     if (SENSITIVE.test(text)) findings.push(moderate('mentions a file or value that may hold secrets'));
   }

@@ -4,7 +4,7 @@
 import { createRequire } from 'node:module';
 import type { Node as TsNode, Parser as TsParser } from 'web-tree-sitter';
 import type { ParsedLine, Part } from './types.js';
-import { decodeAnsiC, roughSegments, unescapeDoubleQuoted, unescapeUnquoted } from './words.js';
+import { decodeAnsiC, requote, roughSegments, unescapeDoubleQuoted, unescapeUnquoted } from './words.js';
 import { resolveCommand } from './wrappers.js';
 
 /** How deep `sh -c '…'` / `eval …` bodies are re-parsed before the rest is kept whole as unparsed. */
@@ -80,7 +80,9 @@ export function parseLine(line: string): ParsedLine {
   return { line, parts, hadErrors: parts.some((p) => p.unparsed === true) };
 }
 
-function unparsedPart(text: string, keyword?: string): Part {
+function unparsedPart(raw: string, keyword?: string): Part {
+  // Surrounding blanks are the parser's error span, not part of what a person should read or approve.
+  const text = raw.trim() === '' ? raw : raw.trim();
   const words = roughSegments(text).flat();
   return {
     text,
@@ -242,6 +244,21 @@ function visitArithmetic(c: Collector, node: TsNode, ctx: Ctx): void {
 
 function visitLoop(c: Collector, node: TsNode, ctx: Ctx): void {
   const base: Ctx = { ...ctx, pipeline: undefined };
+  if (node.type === 'c_style_for_statement') {
+    // The `((init; cond; step))` header is arithmetic the shell evaluates: a part of its own, like `(( … ))`.
+    const open = node.children.find((n) => n.type === '((');
+    const close = node.children.find((n) => n.type === '))');
+    if (open && close && close.startIndex >= open.endIndex) {
+      const inner = c.src.slice(open.endIndex, close.startIndex).trim();
+      c.parts.push({
+        text: c.src.slice(open.startIndex, close.endIndex),
+        words: ['((', inner, '))'],
+        redirects: [...ctx.redirects],
+        origin: ctx.origin,
+        keyword: 'for',
+      });
+    }
+  }
   const loopKeyword = node.firstChild?.type === 'until' ? 'until' : 'while';
   for (let i = 0; i < node.childCount; i++) {
     const child = node.child(i)!;
@@ -400,30 +417,41 @@ function visitCommand(c: Collector, cmd: TsNode, ctx: Ctx, outerRedirects: reado
   const redirectNodes: TsNode[] = [...outerRedirects];
   let nameNode: TsNode | null = null;
   let prevEnd = -1;
-  for (let i = 0; i < cmd.childCount; i++) {
-    const child = cmd.child(i)!;
-    const field = cmd.fieldNameForChild(i);
-    if (field === 'redirect' || child.type.endsWith('_redirect')) {
+  // Each property read below is a call into the wasm runtime: read every one once per child.
+  const children = cmd.children;
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i]!;
+    const type = child.type;
+    const named = child.isNamed;
+    // A field name is only needed for anonymous children (`$`, `==`, `=~` as arguments); the redirect field holds
+    // named *_redirect nodes only (tree-sitter-bash node-types.json).
+    const field = named ? undefined : cmd.fieldNameForChild(i);
+    if (field === 'redirect' || type.endsWith('_redirect')) {
       redirectNodes.push(child);
       continue;
     }
-    if (child.type === 'variable_assignment') {
+    if (type === 'variable_assignment') {
       words.push(assignmentWord(c, child));
       prevEnd = -1;
       continue;
     }
-    if (child.type === 'command_name') {
+    if (type === 'command_name') {
       nameNode = child;
-      words.push(child.firstChild ? wordValue(c, child.firstChild) : c.slice(child));
+      const first = child.firstChild;
+      words.push(first ? wordValue(c, first) : c.slice(child));
       prevEnd = child.endIndex;
       continue;
     }
-    if (field === 'argument' || child.isNamed || child.type === '$') {
-      if (child.type === 'comment') continue;
+    if (field === 'argument' || named || type === '$') {
+      if (type === 'comment') continue;
       const value = wordValue(c, child);
       // Pieces the grammar splits but the shell joins (`$"…"`) touch each other: one word.
-      if (child.startIndex === prevEnd && words.length > 0) words[words.length - 1] += value;
-      else words.push(value);
+      if (child.startIndex === prevEnd && words.length > 0) {
+        // A lone `$` right before "…" is the translation prefix of `$"…"`, not a character of the word.
+        const prev = words[words.length - 1]!;
+        const translated = child.type === 'string' && prev.endsWith('$') && c.src[child.startIndex - 1] === '$' && c.src[child.startIndex - 2] !== '\\';
+        words[words.length - 1] = (translated ? prev.slice(0, -1) : prev) + value;
+      } else words.push(value);
       prevEnd = child.endIndex;
     }
   }
@@ -460,7 +488,8 @@ function visitCommand(c: Collector, cmd: TsNode, ctx: Ctx, outerRedirects: reado
     }
   }
   let dynamicName = false;
-  if (nameNode) dynamicName = hasDescendantOf(nameNode, DYNAMIC_TYPES);
+  // Every dynamic node type starts with `$`, a backtick, `<(` or `>(`: a name without them needs no walk.
+  if (nameNode && mayExpand(c.slice(nameNode))) dynamicName = hasDescendantOf(nameNode, DYNAMIC_TYPES);
 
   const pipelineText = ctx.pipeline?.text ?? heredocPipelineText(c, cmd.parent?.type === 'redirected_statement' ? cmd.parent : cmd, outerRedirects);
   const part: Part = {
@@ -488,16 +517,63 @@ function heredocQuoted(r: TsNode): boolean {
   return start !== undefined && /['"\\]/.test(start.text);
 }
 
+/** ssh options that take a value: the first operand after them is the host, the rest the remote command. */
+const SSH_VALUE_OPTIONS = 'BbcDEeFIiJLlmOoPpQRSWw';
+
 function emitNestedScripts(c: Collector, words: readonly string[], redirects: readonly TsNode[], ctx: Ctx): void {
   const resolved = resolveCommand(words);
   const exe = resolved.executable;
   const nested: Ctx = { depth: ctx.depth + 1, origin: 'shell-c', redirects: [] };
+  const args = resolved.args;
   if (exe === 'eval') {
-    if (resolved.args.length > 0) parseNested(resolved.args.join(' '), { ...nested, origin: 'eval' }, c.parts);
+    if (args.length > 0) parseNested(args.join(' '), { ...nested, origin: 'eval' }, c.parts);
+    return;
+  }
+  // `watch CMD…` hands its words, joined, to `sh -c` (unless -x/--exec).
+  const watchAt = resolved.wrappers.indexOf('watch');
+  if (watchAt >= 0 && !resolved.words.some((w) => w === '-x' || w === '--exec')) {
+    const start = resolved.layers[watchAt + 1];
+    if (start !== undefined) parseNested(resolved.words.slice(start).join(' '), nested, c.parts);
+    return;
+  }
+  // `trap 'CODE' SIGNAL…`: the code runs later, in this shell.
+  if (exe === 'trap' && args.length >= 2 && !args[0]!.startsWith('-')) {
+    parseNested(args[0]!, { ...nested, origin: 'eval' }, c.parts);
+    return;
+  }
+  // `ssh [opts] host CMD…`: the remote command is a shell line too (it runs elsewhere, but it still runs).
+  if (exe === 'ssh') {
+    let i = 0;
+    for (; i < args.length; i++) {
+      const a = args[i]!;
+      if (a === '--') {
+        i++;
+        break;
+      }
+      if (!a.startsWith('-')) break;
+      const last = a[a.length - 1]!;
+      if (a.length === 2 && SSH_VALUE_OPTIONS.includes(last)) i++;
+    }
+    if (i + 1 < args.length) parseNested(args.slice(i + 1).join(' '), nested, c.parts);
+    return;
+  }
+  // `find … -exec CMD … ;|+`: the command runs once per file; it is a part of its own.
+  if (exe === 'find') {
+    for (let i = 0; i < args.length; i++) {
+      if (!/^-(exec|execdir|ok|okdir)$/.test(args[i]!)) continue;
+      let end = i + 1;
+      while (end < args.length && args[end] !== ';' && args[end] !== '+') end++;
+      const inner = args.slice(i + 1, end);
+      if (inner.length > 0 && ctx.depth < MAX_DEPTH) {
+        c.parts.push({ text: inner.map(requote).join(' '), words: inner, redirects: [], origin: 'shell-c' });
+        emitNestedScripts(c, inner, [], nested);
+      }
+      i = end;
+    }
     return;
   }
   if (!SHELLS.has(exe)) return;
-  const script = shellCommandString(resolved.args);
+  const script = shellCommandString(args);
   if (script.kind === 'string') {
     parseNested(script.value, nested, c.parts);
     return;
@@ -556,6 +632,9 @@ export function shellCommandString(args: readonly string[]): { kind: 'string'; v
 
 /** Emits parts for every `$(…)`, backtick and `<(…)`/`>(…)` in `node` (the node itself included), outermost first. */
 function emitSubstitutions(c: Collector, node: TsNode, ctx: Ctx): void {
+  // A node's range covers its descendants, so text without `$(`, a backtick, `<(` or `>(` holds no substitution:
+  // skip the walk (each node visited is several calls into the wasm runtime).
+  if (!maySubstitute(c.slice(node))) return;
   if (node.type === 'command_substitution') {
     visitBlock(c, node, { ...ctx, origin: 'substitution', keyword: undefined, redirects: [], pipeline: undefined });
     return;
@@ -576,6 +655,16 @@ function emitSubstitutions(c: Collector, node: TsNode, ctx: Ctx): void {
 function isNestedStatementHolder(n: TsNode): boolean {
   if (n.type === 'pipeline' && n.parent?.type === 'heredoc_redirect') return true;
   return isStatementType(n.type) && n.parent?.type === 'heredoc_redirect';
+}
+
+/** Whether text could contain a command or process substitution (`$(…)`, `` `…` ``, `<(…)`, `>(…)`). */
+function maySubstitute(text: string): boolean {
+  return text.includes('$(') || text.includes('`') || text.includes('<(') || text.includes('>(');
+}
+
+/** Whether text could contain an expansion or substitution (anything in DYNAMIC_TYPES). */
+function mayExpand(text: string): boolean {
+  return text.includes('$') || text.includes('`') || text.includes('<(') || text.includes('>(');
 }
 
 function hasDescendantOf(node: TsNode, types: ReadonlySet<string>): boolean {
@@ -642,9 +731,14 @@ function wordValue(c: Collector, node: TsNode): string {
     case 'concatenation': {
       let out = '';
       let pos = node.startIndex;
-      for (const child of node.children) {
+      const children = node.children;
+      for (let i = 0; i < children.length; i++) {
+        const child = children[i]!;
         if (child.startIndex > pos) out += unescapeUnquoted(c.src.slice(pos, child.startIndex));
-        out += wordValue(c, child);
+        // `$"…"` inside a word (`"su"$"do"`): the `$` only marks a translated string and adds nothing.
+        const next = children[i + 1];
+        const translationMark = child.type === '$' && next?.type === 'string' && next.startIndex === child.endIndex;
+        if (!translationMark) out += wordValue(c, child);
         pos = child.endIndex;
       }
       if (node.endIndex > pos) out += unescapeUnquoted(c.src.slice(pos, node.endIndex));

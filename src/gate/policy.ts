@@ -63,13 +63,15 @@ export function checkPolicy(line: string, parts: readonly Part[], policy: Policy
   const joined = line.replace(/\\\r?\n/g, '');
   if (joined !== line) lineTexts.push(joined);
 
+  // Each part's texts (as written, then its normalised forms) are computed once, not once per pattern.
+  const partTexts = policy.deny.length > 0 ? parts.map((part) => [part.text, ...normalisedForms(part)]) : [];
   for (const source of policy.deny) {
     const re = compile(source);
     if (re === null) return { verdict: 'denied', reason: `invalid deny pattern ${source}` };
     if (lineTexts.some((t) => re.test(t))) return { verdict: 'denied', reason: `command matches deny pattern ${source}` };
-    for (const part of parts) {
-      if (re.test(part.text) || normalisedForms(part).some((f) => re.test(f))) {
-        return { verdict: 'denied', reason: `command matches deny pattern ${source}`, part: part.text };
+    for (let i = 0; i < parts.length; i++) {
+      if (partTexts[i]!.some((t) => re.test(t))) {
+        return { verdict: 'denied', reason: `command matches deny pattern ${source}`, part: parts[i]!.text };
       }
     }
   }

@@ -1,6 +1,6 @@
 // The known read-only commands: the only way a part is rated safe. Each entry says which argument forms only read;
 // anything outside them (an output option, an in-place flag, a command it would start) falls back to moderate.
-import { type CmdView, firstOperand, hasFlag, hasLong, operands } from './rules-common.js';
+import { type CmdView, firstOperand, hasFlag, mentionsOption, operands } from './rules-common.js';
 import { gitReadOnly } from './rules-git.js';
 import { SYSTEM_READ, ipReadOnly } from './rules-system.js';
 
@@ -10,18 +10,18 @@ const NO_ARGS: ReadCheck = (a) => a.length === 0;
 const AT_MOST_ONE_OPERAND: ReadCheck = (a) => operands(a).length <= 1;
 
 const sedReads: ReadCheck = (a) => {
-  if (hasFlag(a, 'i', ['--in-place']) || hasLong(a, ['--in-place'])) return false;
+  if (mentionsOption(a, 'i', ['--in-place'])) return false;
   // w/W write files and e runs a command: look for them as sed commands or s/// flags.
   const scripts = a.filter((x) => !x.startsWith('-'));
   return !scripts.some((s) => /(^|[;{}\n]|\/[gpiImMe0-9]*)\s*[wWe](\s|$)|s(.).*\2.*\2[gpiImM0-9]*[we]/.test(s));
 };
 
 const awkReads: ReadCheck = (a) =>
-  !hasFlag(a, 'f', ['--file', '--exec', '--include', '--load']) &&
+  !mentionsOption(a, 'f', ['--file', '--exec', '--include', '--load']) &&
   !a.some((x) => /system\s*\(|\|\s*getline|\||>|-i\s*inplace|^inplace$/.test(x));
 
 const dateReads: ReadCheck = (a) => {
-  if (hasFlag(a, 's', ['--set'])) return false;
+  if (mentionsOption(a, 's', ['--set'])) return false;
   for (let i = 0; i < a.length; i++) {
     const x = a[i]!;
     if (/^(-d|--date|-r|--reference|-f|--file|-v|-z)$/.test(x)) {
@@ -50,7 +50,7 @@ const cargoReads: ReadCheck = (a) => /^(tree|search|locate-project|verify-projec
 
 const goReads: ReadCheck = (a) => {
   const sub = firstOperand(a, ['-C']).word;
-  if (sub === 'env') return !hasFlag(a, 'wu');
+  if (sub === 'env') return !mentionsOption(a, 'wu');
   return sub !== undefined && /^(version|doc|help)$/.test(sub);
 };
 
@@ -64,40 +64,43 @@ const dockerReads: ReadCheck = (a) => {
 
 const aptReads: ReadCheck = (a) => /^(list|search|show|policy|madison|depends|rdepends|showpkg|stats|changelog|help)$/.test(firstOperand(a, ['-o', '-t', '-c']).word ?? '');
 const dpkgReads: ReadCheck = (a) => a.length > 0 && a.every((x) => /^-(l|L|s|S|p|-list|-listfiles|-status|-search|-print-architecture|-get-selections)$/.test(x) || !x.startsWith('-'));
+/** tar options that start another program, even while only listing an archive. */
+const TAR_RUNS = ['--use-compress-program', '--checkpoint-action', '--to-command', '--info-script', '--new-volume-script', '--rsh-command', '--rmt-command'];
 const tarReads: ReadCheck = (a) => {
   const mode = a[0] ?? '';
-  return (/^-?[a-zA-Z]*t/.test(mode) && !/^-?[a-zA-Z]*[xcruA]/.test(mode)) || hasLong(a, ['--list']);
+  if (/^[a-zA-Z]*[IF]/.test(mode) || mentionsOption(a, 'IF', TAR_RUNS)) return false;
+  return (/^-?[a-zA-Z]*t/.test(mode) && !/^-?[a-zA-Z]*[xcruA]/.test(mode)) || a.some((x) => x === '--list');
 };
 
 export const READ_ONLY: Readonly<Record<string, ReadCheck>> = {
   // Files and text.
   ls: ANY, dir: ANY, vdir: ANY, cat: ANY, tac: ANY, head: ANY, tail: ANY, wc: ANY, nl: ANY,
-  grep: ANY, egrep: ANY, fgrep: ANY, zgrep: ANY, rg: (a) => !hasLong(a, ['--pre', '--pre-glob']), ag: ANY, ack: (a) => !hasLong(a, ['--pager']),
-  stat: ANY, du: ANY, df: ANY, file: ANY, tree: (a) => !hasFlag(a, 'o'), realpath: ANY, readlink: ANY, basename: ANY, dirname: ANY,
+  grep: ANY, egrep: ANY, fgrep: ANY, zgrep: ANY, rg: (a) => !mentionsOption(a, '', ['--pre', '--pre-glob']), ag: ANY, ack: (a) => !mentionsOption(a, '', ['--pager', '--output']),
+  stat: ANY, du: ANY, df: ANY, file: ANY, tree: (a) => !mentionsOption(a, 'o'), realpath: ANY, readlink: ANY, basename: ANY, dirname: ANY,
   find: (a) => !a.some((x) => /^-(exec|execdir|ok|okdir|delete|fprint0?|fprintf|fls)$/.test(x)),
-  fd: (a) => !hasFlag(a, 'xX', ['--exec', '--exec-batch']), fdfind: (a) => !hasFlag(a, 'xX', ['--exec', '--exec-batch']),
+  fd: (a) => !mentionsOption(a, 'xX', ['--exec', '--exec-batch']), fdfind: (a) => !mentionsOption(a, 'xX', ['--exec', '--exec-batch']),
   locate: ANY, mdfind: ANY, mdls: ANY,
-  sort: (a) => !hasFlag(a, 'o', ['--output']), uniq: AT_MOST_ONE_OPERAND, cut: ANY, tr: ANY, paste: ANY, column: ANY, fold: ANY,
+  sort: (a) => !mentionsOption(a, 'o', ['--output', '--compress-program']), uniq: AT_MOST_ONE_OPERAND, cut: ANY, tr: ANY, paste: ANY, column: ANY, fold: ANY,
   fmt: ANY, rev: ANY, od: ANY, xxd: AT_MOST_ONE_OPERAND, hexdump: ANY, strings: ANY, cmp: ANY, diff: ANY, comm: ANY,
-  join: ANY, expand: ANY, unexpand: ANY, jq: ANY, yq: (a) => !hasFlag(a, 'i', ['--inplace']), sed: sedReads, gsed: sedReads,
+  join: ANY, expand: ANY, unexpand: ANY, jq: ANY, yq: (a) => !mentionsOption(a, 'i', ['--inplace']), sed: sedReads, gsed: sedReads,
   awk: awkReads, gawk: awkReads, mawk: awkReads, nawk: awkReads, zcat: ANY, gzcat: ANY, bzcat: ANY, xzcat: ANY,
-  base64: (a) => !hasFlag(a, 'o', ['--output']), tar: tarReads, unzip: (a) => hasFlag(a, 'lvZt'),
+  base64: (a) => !mentionsOption(a, 'o', ['--output']), tar: tarReads, unzip: (a) => hasFlag(a, 'lvZt') && !mentionsOption(a, 'd'),
   sha1sum: ANY, sha224sum: ANY, sha256sum: ANY, sha384sum: ANY, sha512sum: ANY, md5sum: ANY, md5: ANY, shasum: ANY, cksum: ANY,
-  b2sum: ANY, sum: ANY, bat: (a) => !hasLong(a, ['--pager']), nm: ANY, otool: ANY, objdump: ANY, readelf: ANY, size: ANY,
+  b2sum: ANY, sum: ANY, bat: (a) => !mentionsOption(a, '', ['--pager']), nm: ANY, otool: ANY, objdump: ANY, readelf: ANY, size: ANY,
   // Printing and the shell's own harmless builtins.
   echo: ANY, printf: ANY, true: ANY, false: ANY, test: ANY, '[': ANY, '[[': ANY, '((': ANY, ':': ANY, sleep: ANY, seq: ANY,
   pwd: ANY, cd: ANY, pushd: ANY, popd: ANY, dirs: ANY, exit: ANY, return: ANY, wait: ANY, shift: ANY, type: ANY, which: ANY,
   whereis: ANY, command: (a) => a[0] === '-v' || a[0] === '-V', hash: NO_ARGS, umask: NO_ARGS, alias: NO_ARGS,
   set: (a) => a.length > 0 && a.every((x) => /^[-+][a-zA-Z]+$/.test(x) || /^(pipefail|errexit|nounset|xtrace|noglob|noclobber|errtrace|functrace)$/.test(x) || x === '-o' || x === '+o'),
-  unset: ANY, let: ANY, read: ANY, help: ANY, man: ANY, whatis: ANY, apropos: ANY, tput: ANY, clear: ANY,
+  unset: ANY, let: ANY, read: ANY, help: ANY, man: (a) => !mentionsOption(a, 'PHX', ['--pager', '--html', '--gxditview', '--preprocessor']), whatis: ANY, apropos: ANY, tput: ANY, clear: ANY,
   printenv: (a) => operands(a).length > 0,
   // The machine and its processes (reading only).
   date: dateReads, cal: ANY, uptime: ANY, uname: ANY, arch: ANY, nproc: ANY, lscpu: ANY, free: ANY, vm_stat: ANY, sw_vers: ANY,
   whoami: ANY, id: ANY, groups: ANY, logname: ANY, users: ANY, who: ANY, w: ANY, last: ANY, tty: ANY, locale: ANY,
-  hostname: (a) => operands(a).length === 0 && !hasFlag(a, 'bF', ['--file', '--boot']), getconf: ANY,
+  hostname: (a) => operands(a).length === 0 && !mentionsOption(a, 'bF', ['--file', '--boot']), getconf: ANY,
   ps: ANY, pgrep: ANY, lsof: ANY, lsblk: ANY, netstat: ANY, ss: ANY, ifconfig: AT_MOST_ONE_OPERAND, ip: (a) => ipReadOnly(a),
-  journalctl: (a) => !a.some((x) => /^--(vacuum|rotate|flush|sync|relinquish|setup-keys)/.test(x)),
-  dmesg: (a) => !hasFlag(a, 'cCDE', ['--clear', '--read-clear', '--console-off', '--console-on']),
+  journalctl: (a) => !mentionsOption(a, '', ['--vacuum-size', '--vacuum-time', '--vacuum-files', '--rotate', '--flush', '--sync', '--relinquish-var', '--smart-relinquish-var', '--setup-keys', '--update-catalog']),
+  dmesg: (a) => !mentionsOption(a, 'cCDEn', ['--clear', '--read-clear', '--console-off', '--console-on', '--console-level']),
   // Tools with a reading subset.
   git: (a) => gitReadOnly(a), npm: npmReads, pnpm: npmReads, yarn: (a, c) => a.length > 0 && npmReads(a, c),
   pip: pipReads, pip3: pipReads, brew: brewReads, cargo: cargoReads, go: goReads, docker: dockerReads, podman: dockerReads,
@@ -115,11 +118,18 @@ export const READ_ONLY: Readonly<Record<string, ReadCheck>> = {
 /** Multiplexers whose `version`/`help` subcommand is built in (not a project script or make target). */
 const BUILTIN_VERSION_SUB = new Set(['git', 'go', 'docker', 'podman', 'kubectl', 'npm', 'pnpm', 'cargo', 'brew', 'pip', 'pip3', 'gh', 'swift', 'rustup', 'terraform', 'helm', 'uv', 'deno', 'bun']);
 
+/** Tools whose `-v` means "print the version" (elsewhere it often means verbose, or something else entirely). */
+const DASH_V_VERSION = new Set(['node', 'nodejs', 'npm', 'npx', 'pnpm', 'yarn', 'bun', 'deno', 'tsc', 'docker', 'podman', 'ruby', 'gcc', 'g++', 'clang', 'clang++', 'php', 'lua']);
+/** Tools whose version flag is `-version` (one dash). */
+const DASH_VERSION = new Set(['java', 'javac', 'xcodebuild', 'ffmpeg', 'ffprobe', 'openssl']);
+
 /** `<tool> --version` / `--help` (and `version`/`help` for tools where that is built in). */
 export function isVersionOrHelp(c: CmdView): boolean {
   if (c.args.length !== 1 || c.r.programWord === undefined || c.r.programWord.includes('/')) return false;
   const a = c.args[0]!;
   if (a === '--version' || a === '-V' || a === '--help') return true;
+  if (a === '-v' && DASH_V_VERSION.has(c.exe)) return true;
+  if (a === '-version' && DASH_VERSION.has(c.exe)) return true;
   return (a === 'version' || a === 'help') && BUILTIN_VERSION_SUB.has(c.exe);
 }
 

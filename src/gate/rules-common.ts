@@ -57,6 +57,25 @@ export function hasLong(args: readonly string[], names: readonly string[]): bool
   return args.some((a) => names.some((n) => a === n || a.startsWith(n + '=')));
 }
 
+/**
+ * Fail-closed form of {@link hasFlag}/{@link hasLong}, for "this option makes it unsafe" checks: a short letter
+ * anywhere in the leading letters of a cluster, also when a value is attached (`-Hfirefox`, `-O'touch m'`), and a
+ * long option also by a GNU-style abbreviation (`--out=m` is `--output`; getopt_long and git accept any unambiguous
+ * prefix). Never use it where finding the option makes a command *safer*: a prefix may be ambiguous to the program.
+ */
+export function mentionsOption(args: readonly string[], letters: string, longs: readonly string[] = []): boolean {
+  for (const o of optionWords(args)) {
+    if (o.startsWith('--')) {
+      const name = o.split('=')[0]!;
+      if (name.length > 2 && longs.some((l) => l === name || l.startsWith(name))) return true;
+    } else {
+      const cluster = /^-([A-Za-z0-9]+)/.exec(o)?.[1] ?? '';
+      for (const l of letters) if (cluster.includes(l)) return true;
+    }
+  }
+  return false;
+}
+
 /** Arguments that are not options (everything after `--` counts). */
 export function operands(args: readonly string[]): string[] {
   const out: string[] = [];

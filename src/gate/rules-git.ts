@@ -1,5 +1,5 @@
 // git: which subcommands only read, which change the repository, and which lose work or rewrite remote history.
-import { type CmdView, type Finding, dangerous, hasFlag, hasLong, moderate, operands } from './rules-common.js';
+import { type CmdView, type Finding, dangerous, hasFlag, hasLong, mentionsOption, moderate, operands } from './rules-common.js';
 
 /** Global options that take a value in the next word (unless written `--opt=value`). */
 export const GIT_VALUE_OPTIONS = ['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--config-env', '--super-prefix'];
@@ -44,7 +44,7 @@ export function gitReadOnly(args: readonly string[]): boolean {
   if (g.sub === undefined) return args.some((a) => a === '--version' || a === '--help' || a === '-h');
   const a = g.subArgs;
   // Options that write files or start other programs even under a read-only subcommand.
-  if (hasLong(a, ['--output', '--open-files-in-pager', '--ext-diff']) || (g.sub === 'grep' && hasFlag(a, 'O'))) return false;
+  if (mentionsOption(a, '', ['--output', '--open-files-in-pager', '--ext-diff']) || (g.sub === 'grep' && mentionsOption(a, 'O'))) return false;
   if (GIT_READ.has(g.sub)) return true;
   switch (g.sub) {
     case 'branch':

@@ -19,6 +19,8 @@ export interface SandboxDetection {
   readonly detail: string;
   /** False when the sandbox works but cannot cut the network (`sandbox.allowNetwork: false` is then refused). */
   readonly isolatesNetwork?: boolean;
+  /** Why it does not work: the program is not there, or it is there and failed its trial run. */
+  readonly failure?: 'missing' | 'refused';
 }
 
 export interface DetectOptions {
@@ -122,28 +124,35 @@ async function probeSandbox(platform: NodeJS.Platform, options: DetectOptions): 
   if (platform === 'linux') {
     const path = options.bwrapPath ?? findBwrap();
     if (!path || !isExecutable(path)) {
-      return { kind: 'bwrap', path, works: false, detail: `bubblewrap (bwrap) not found${path ? ` at ${path}` : ''}` };
+      const detail = `bubblewrap (bwrap) not found${path ? ` at ${path}` : ''}`;
+      return { kind: 'bwrap', path, works: false, failure: 'missing', detail };
     }
     const base = [...bwrapBase(), ...BWRAP_ISOLATION];
     const trial = await trialRun(path, [...base, '--', 'true']);
     if (!trial.ok) {
-      return { kind: 'bwrap', path, works: false, detail: `bwrap at ${path} failed its trial run: ${trial.why}` };
+      const detail = `bwrap at ${path} failed its trial run: ${trial.why}`;
+      return { kind: 'bwrap', path, works: false, failure: 'refused', detail };
     }
-    // Separately, because some hosts allow the other namespaces but not a network one (seen on Ubuntu 24.04).
+    // Separately, because some hosts allow the other namespaces but not a network one (reported on Ubuntu 24.04).
     const net = await trialRun(path, [...base, '--unshare-net', '--', 'true']);
     const detail = `bwrap at ${path} works (probe ${trial.ms} ms)`;
-    return net.ok
-      ? { kind: 'bwrap', path, works: true, isolatesNetwork: true, detail }
-      : { kind: 'bwrap', path, works: true, isolatesNetwork: false, detail: `${detail}, but cannot cut the network: ${net.why}` };
+    if (net.ok) return { kind: 'bwrap', path, works: true, isolatesNetwork: true, detail };
+    const why = `${detail}, but cannot cut the network: ${net.why}`;
+    return { kind: 'bwrap', path, works: true, isolatesNetwork: false, detail: why };
   }
   if (platform === 'darwin') {
     // Only the system copy: one found on PATH could be anything.
     const path = options.sandboxExecPath ?? SANDBOX_EXEC;
-    if (!isExecutable(path)) return { kind: 'sandbox-exec', path, works: false, detail: `${path} not found` };
+    if (!isExecutable(path)) {
+      return { kind: 'sandbox-exec', path, works: false, failure: 'missing', detail: `${path} not found` };
+    }
     const trial = await trialRun(path, ['-p', '(version 1)\n(allow default)', '/usr/bin/true']);
-    return trial.ok
-      ? { kind: 'sandbox-exec', path, works: true, isolatesNetwork: true, detail: `sandbox-exec at ${path} works (probe ${trial.ms} ms)` }
-      : { kind: 'sandbox-exec', path, works: false, detail: `sandbox-exec at ${path} failed its trial run: ${trial.why}` };
+    if (!trial.ok) {
+      const why = `sandbox-exec at ${path} failed its trial run: ${trial.why}`;
+      return { kind: 'sandbox-exec', path, works: false, failure: 'refused', detail: why };
+    }
+    const detail = `sandbox-exec at ${path} works (probe ${trial.ms} ms)`;
+    return { kind: 'sandbox-exec', path, works: true, isolatesNetwork: true, detail };
   }
   return { kind: 'none', works: false, detail: `wisp has no sandbox for ${platform}` };
 }
@@ -170,7 +179,11 @@ function trialRun(file: string, args: string[]): Promise<{ ok: boolean; ms: numb
   const started = performance.now();
   return new Promise((settle) => {
     let stderr = '';
-    const child = spawn(file, args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: PROBE_TIMEOUT_MS, killSignal: 'SIGKILL' });
+    const child = spawn(file, args, {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      timeout: PROBE_TIMEOUT_MS,
+      killSignal: 'SIGKILL',
+    });
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (d: string) => {
       if (stderr.length < 2000) stderr += d;
@@ -308,7 +321,7 @@ export function sandboxUnavailableMessage(detection: SandboxDetection): string {
   let fix: string;
   if (detection.kind === 'sandbox-exec') {
     fix = 'sandbox-exec is built into macOS; check that /usr/bin/sandbox-exec is present and runs';
-  } else if (detection.kind === 'bwrap' && detection.path && /trial run/.test(detection.detail)) {
+  } else if (detection.kind === 'bwrap' && detection.failure === 'refused') {
     // Installed but refused by the kernel: installing it again would not help.
     fix =
       'bwrap is installed but may not create the namespaces it needs. On Ubuntu 23.10 and later AppArmor blocks ' +

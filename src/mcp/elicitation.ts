@@ -9,7 +9,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { ErrorCode, McpError, type ElicitRequestFormParams, type ElicitResult, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { AuditSink } from '../audit/kinds.js';
-import { visible } from '../display/visible.js';
+import { hasHidden, visible } from '../display/visible.js';
 import { RaceChannel, type RaceContext } from '../escalation/race.js';
 import {
   INQUIRY_ANSWER_MAX_BYTES,
@@ -123,8 +123,10 @@ export function flatForm(schema: Record<string, unknown> | undefined): ElicitReq
     const num = (k: string) => (typeof p[k] === 'number' ? { [k]: p[k] as number } : {});
     if (p.type === 'string') {
       if (Array.isArray(p.enum)) {
-        if (!p.enum.every((v) => typeof v === 'string') || p.enum.length === 0) return undefined;
-        out[name] = { type: 'string', ...label, enum: p.enum as string[], ...(typeof p.default === 'string' ? { default: p.default } : {}) };
+        // Choices are shown by the client and returned verbatim, so they cannot be escaped: a choice holding a
+        // control, bidi or invisible character (or a very long one) makes the form not flat — answered as JSON.
+        if (!p.enum.every(shownAsIs) || p.enum.length === 0) return undefined;
+        out[name] = { type: 'string', ...label, enum: p.enum as string[], ...(shownAsIs(p.default) ? { default: p.default } : {}) };
       } else {
         const format = typeof p.format === 'string' && ['email', 'uri', 'date', 'date-time'].includes(p.format) ? { format: p.format as 'email' } : {};
         out[name] = {
@@ -133,7 +135,7 @@ export function flatForm(schema: Record<string, unknown> | undefined): ElicitReq
           ...num('minLength'),
           maxLength: Math.min(typeof p.maxLength === 'number' ? p.maxLength : INQUIRY_ANSWER_MAX_BYTES, INQUIRY_ANSWER_MAX_BYTES),
           ...format,
-          ...(typeof p.default === 'string' ? { default: p.default } : {}),
+          ...(shownAsIs(p.default) ? { default: p.default } : {}),
         };
       }
     } else if (p.type === 'number' || p.type === 'integer') {
@@ -146,6 +148,11 @@ export function flatForm(schema: Record<string, unknown> | undefined): ElicitReq
   }
   const required = Array.isArray(schema.required) ? (schema.required as unknown[]).filter((r): r is string => typeof r === 'string' && r in out) : [];
   return { type: 'object', properties: out, required };
+}
+
+/** A string the client may show without escaping: short, with nothing visible() would escape. */
+function shownAsIs(v: unknown): v is string {
+  return typeof v === 'string' && v.length <= 200 && !hasHidden(v) && !v.includes('\n');
 }
 
 export interface InquiryForm {

@@ -444,7 +444,7 @@ function noteFor(threadId: string, s: RespondStructured): string | undefined {
   }
   for (const r of s.refusals) {
     if (s.pending.some((p) => p.id === r.escalationId)) continue;
-    lines.push(`wisp: refused ${visible(r.command, { maxChars: 200 })}: ${r.reason}`);
+    lines.push(`wisp: refused ${visible(r.command, { maxChars: 200 })}: ${visible(r.reason, { maxChars: 600 })}`); // a reason may quote a part
   }
   return lines.length ? lines.join('\n') : undefined;
 }
@@ -465,7 +465,7 @@ function eventLine(event: ToolEvent): string {
   switch (event.type) {
     case 'gate': {
       const how = event.allowed ? event.notes.join('; ') : (event.notes[event.notes.length - 1] ?? event.reason ?? 'refused');
-      return `${event.tool}: ${visible(event.subject, { maxChars: 160 })} — ${how}`;
+      return `${event.tool}: ${visible(event.subject, { maxChars: 160 })} — ${visible(how, { maxChars: 400 })}`;
     }
     case 'output':
       return `${event.tool}: ${visible(event.subject, { maxChars: 80 })} finished`;

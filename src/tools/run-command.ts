@@ -7,7 +7,7 @@ import { recordRefusal } from './refusal.js';
 import type { ToolContext, ToolOutput, WispTool } from './types.js';
 
 const schema = z.strictObject({
-  command: z.string().min(1).max(16384).describe('A shell command line (POSIX sh), e.g. "ls -la src"'),
+  command: z.string().min(1).max(16384).describe('A shell command line (run with bash -c), e.g. "ls -la src"'),
   workingDirectory: z
     .string()
     .max(4096)
@@ -87,12 +87,17 @@ export const runCommandTool: WispTool<typeof schema> = {
         seconds: result.seconds,
         sandbox: result.sandboxed,
         ...(result.sandboxRefusal ? { sandboxRefusal: result.sandboxRefusal } : {}),
+        ...(result.error ? { error: result.error } : {}),
       },
       ctx.ctx,
     );
     if (result.sandboxRefusal) {
       ctx.receipt.refusals.push({ command: args.command, reason: result.sandboxRefusal });
       return { content: `error: ${result.sandboxRefusal}`, isError: true };
+    }
+    if (result.error && result.exitStatus === null && !result.signal) {
+      // It never started (a NUL byte in the line, a spawn failure): an error the model reads, not a result.
+      return { content: formatRunResult(result), isError: true };
     }
     ctx.receipt.commands.push({
       command: args.command,

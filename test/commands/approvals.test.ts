@@ -14,7 +14,8 @@ import { wispPaths, type WispPaths } from '../../src/paths.js';
 import { runInPty, screenText } from '../helpers/pty.js';
 
 const root = resolve(import.meta.dirname, '../..');
-const WISP = process.env.WISP_TEST_BIN ?? join(root, 'bin/wisp.ts');
+// The built CLI (npm test builds first): a tsx start costs seconds on a loaded machine.
+const WISP = process.env.WISP_TEST_BIN ?? join(root, 'dist/bin/wisp.js');
 const WAITER = join(root, 'test/fixtures/queue/waiter.ts');
 
 let home: string;
@@ -45,7 +46,10 @@ async function startWaiter(verb: 'approval' | 'inquiry'): Promise<Waiter> {
   const lines = createInterface({ input: child.stdout! });
   let resolveFiled!: (id: string) => void;
   let resolveOutcome!: (v: Awaited<Waiter['outcome']>) => void;
-  const filed = new Promise<string>((r) => (resolveFiled = r));
+  const filed = new Promise<string>((r, reject) => {
+    resolveFiled = r;
+    child.once('exit', (code) => reject(new Error(`the waiter exited (${code}) before filing its request`)));
+  });
   const outcome = new Promise<Awaited<Waiter['outcome']>>((r) => (resolveOutcome = r));
   lines.on('line', (line) => {
     const msg = JSON.parse(line) as { event: string; id?: string } & Awaited<Waiter['outcome']>;
@@ -57,13 +61,13 @@ async function startWaiter(verb: 'approval' | 'inquiry'): Promise<Waiter> {
 
 function wisp(args: string[], stdin: 'tty' | 'null'): Promise<{ code: number; output: string }> {
   if (stdin === 'tty') {
-    return runInPty(process.execPath, ['--import', 'tsx', WISP, ...args], { cwd: root, env, timeoutMs: 60_000 }).then((r) => ({
+    return runInPty(process.execPath, [WISP, ...args], { cwd: root, env, timeoutMs: 60_000 }).then((r) => ({
       code: r.exitCode,
       output: r.output,
     }));
   }
   return new Promise((res) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', WISP, ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [WISP, ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));

@@ -258,6 +258,17 @@ describe('QueueChannel, waiting mode', () => {
     expect(await outcome).toEqual({ kind: 'declined', reason: REMOVED_REASON });
   });
 
+  it('a request swept as expired just before its own timer fired counts as a timeout, not a removal', async () => {
+    let offset = 0;
+    const { paths, channel } = setup({ now: () => Date.now() + offset });
+    const c = ctx({ timeoutMs: 5000 });
+    const outcome = channel.raise(approval(), c);
+    await filed(paths, c.escalationId);
+    offset = 6000; // past expiresAt, and another process's sweep removes the file
+    fs.unlinkSync(requestPath(paths.pending, c.escalationId));
+    expect((await outcome).kind).toBe('unanswered');
+  });
+
   it('still picks answers up by polling when the directory is not watched', async () => {
     const { paths, channel } = setup({ watch: false, pollMs: 20 });
     const c = ctx();
@@ -454,6 +465,17 @@ describe('the queue directory and its files', () => {
     const audit = new MemoryAudit();
     expect(sweepStale(paths, audit)).toEqual([{ id, reason: expect.stringMatching(/expired/) }]);
     expect(audit.ofKind('escalation.settled')[0]!.details.outcome).toBe('stale');
+  });
+
+  it('a process that exits takes its requests with it', () => {
+    const { paths, home } = setup();
+    const root = join(import.meta.dirname, '../..');
+    const run = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'test/fixtures/queue/file-and-exit.ts')], {
+      cwd: root,
+      env: { ...process.env, WISP_HOME: home },
+    });
+    expect(run.stdout.toString().trim()).toBe('exit01');
+    expect(fs.readdirSync(paths.pending)).toEqual([]);
   });
 
   it('a missing directory lists nothing and is not created by listing', () => {

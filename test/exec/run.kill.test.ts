@@ -1,6 +1,6 @@
 // The whole process group dies on timeout and on abort, and the call returns promptly even when a grandchild
 // holds the output pipes open. Checked through /proc with host pids (inside bwrap's pid namespace `$!` differs).
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -42,7 +42,8 @@ describe.each([
 ])('killing the group ($mode)', ({ enabled }) => {
   const opts = (over: Parameters<typeof runOptions>[2] = {}) => {
     const d = dirs();
-    return runOptions(d.launchDir, d.wispHome, { sandbox: { enabled, allowNetwork: true, writablePaths: [] }, ...over });
+    const sandbox = { enabled, allowNetwork: true, writablePaths: [] };
+    return runOptions(d.launchDir, d.wispHome, { sandbox, ...over });
   };
 
   it('kills a background grandchild with the shell on timeout and returns within a couple of seconds', async () => {
@@ -58,7 +59,8 @@ describe.each([
 
   it('kills a grandchild that ignores SIGTERM, with SIGKILL after the grace period', async () => {
     const s = uniqueSleepSeconds();
-    const run = timed(runCommand(`(trap '' TERM; sleep ${s}) & sleep ${s}`, opts({ timeoutMs: 500, killGraceMs: 500 })));
+    const line = `(trap '' TERM; sleep ${s}) & sleep ${s}`;
+    const run = timed(runCommand(line, opts({ timeoutMs: 500, killGraceMs: 500 })));
     const pids = await waitForPids(s, 2);
     const { r, ms } = await run;
     expect(r.timedOut).toBe(true);
@@ -117,26 +119,33 @@ describe('an abort before the start', () => {
 
 describe('when wisp itself goes away', () => {
   const fixture = resolve(import.meta.dirname, 'fixtures', 'wisp-dies.ts');
+  const started: ChildProcess[] = [];
   const start = (how: 'exit' | 'hang', mode: 'plain' | 'sandboxed', marker: string) => {
     const d = dirs();
-    return spawn(process.execPath, ['--import', 'tsx', fixture, how, mode, marker, d.launchDir, d.wispHome], {
+    const child = spawn(process.execPath, ['--import', 'tsx', fixture, how, mode, marker, d.launchDir, d.wispHome], {
       stdio: 'ignore',
     });
+    started.push(child);
+    return child;
   };
+  // A failed test must not leave its stand-in wisp behind.
+  afterAll(() => {
+    for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
 
-  it('kills still-running groups on process exit', async () => {
+  it('kills still-running groups on process exit', { timeout: 60_000 }, async () => {
     const s = uniqueSleepSeconds();
     const wisp = start('exit', 'plain', s);
     const exited = new Promise((r) => wisp.on('exit', r));
-    const pids = await waitForPids(s, 2, 10_000);
+    const pids = await waitForPids(s, 2, 30_000); // a fresh node + tsx is slow on a busy machine
     await exited;
     await expect.poll(() => pids.every(isDead), { timeout: 2000 }).toBe(true);
   });
 
-  it('takes the sandbox down even when wisp is SIGKILLed (bwrap --die-with-parent)', async () => {
+  it('takes the sandbox down even when wisp is SIGKILLed (bwrap --die-with-parent)', { timeout: 60_000 }, async () => {
     const s = uniqueSleepSeconds();
     const wisp = start('hang', 'sandboxed', s);
-    const pids = await waitForPids(s, 2, 10_000);
+    const pids = await waitForPids(s, 2, 30_000); // a fresh node + tsx is slow on a busy machine
     wisp.kill('SIGKILL');
     await expect.poll(() => pids.every(isDead), { timeout: 2000 }).toBe(true);
   });

@@ -56,7 +56,8 @@ describe('output caps', () => {
 describe('binary output', () => {
   it('comes back as well-formed text without crashing', async () => {
     const d = dirs();
-    const r = await runCommand('head -c 65536 /dev/urandom', runOptions(d.launchDir, d.wispHome, { maxOutputBytes: 8192 }));
+    const opts = runOptions(d.launchDir, d.wispHome, { maxOutputBytes: 8192 });
+    const r = await runCommand('head -c 65536 /dev/urandom', opts);
     expect(r.exitStatus).toBe(0);
     expect(r.stdout.length).toBeGreaterThan(0);
     expect(r.stdout.isWellFormed()).toBe(true);
@@ -127,7 +128,8 @@ describe('with the sandbox enabled but unavailable', () => {
 describe('a working directory that does not exist', () => {
   it('is reported, and nothing runs', async () => {
     const d = dirs();
-    const r = await runCommand('touch marker', { ...runOptions(d.launchDir, d.wispHome), cwd: join(d.launchDir, 'nope') });
+    const opts = runOptions(d.launchDir, d.wispHome, { cwd: join(d.launchDir, 'nope') });
+    const r = await runCommand('touch marker', opts);
     expect(r.error).toMatch(/working directory does not exist/);
     expect(existsSync(join(d.launchDir, 'marker'))).toBe(false);
   });

@@ -25,7 +25,7 @@ describe('known read-only commands are safe', () => {
     'jq .name package.json', 'stat a', 'du -sh .', 'df -h', 'pwd', 'whoami', 'date +%s', 'echo hi', 'printf "%s\\n" x',
     'which node', 'ps aux', 'git status', 'git log --oneline -5', 'git diff HEAD~1', 'git show HEAD', 'git blame a.ts',
     'git rev-parse HEAD', 'git ls-files', 'git branch', 'git branch -a', 'git config --get user.name', 'git remote -v',
-    'node --version', 'python3 --version', 'cargo --version', 'npm list', 'npm ls --depth=0', 'pip list', 'pip3 show x',
+    'node --version', 'node -v', 'java -version', 'python3 --version', 'cargo --version', 'npm list', 'npm ls --depth=0', 'pip list', 'pip3 show x',
     'uname -a', 'sort a', 'diff a b', 'sha256sum a', 'shasum -a 256 a', 'md5sum a', 'file a', 'tree src', 'basename a/b',
     'dirname a/b', 'realpath .', 'true', 'false', 'test -f a', '[ -d src ]', 'sed -n 1,5p a', "awk '{print $1}' a",
     'git stash list', 'git tag', 'systemctl status nginx', 'command -v git', 'cd src', 'NO_COLOR=1 ls', 'ls 2>/dev/null',

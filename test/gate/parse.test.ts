@@ -1,6 +1,6 @@
 // The shell parser: which parts a line yields, in what order, and what their words are after quote removal.
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { MAX_DEPTH, initParser, parseLine, shellCommandString } from '../../src/gate/parse.js';
 import { classifyPart } from '../../src/gate/classify.js';
 import { levelRank } from '../../src/gate/types.js';
@@ -108,6 +108,21 @@ describe('nested commands', () => {
     expect(origins("eval 'ls'")).toEqual(['line', 'eval']);
   });
 
+  it('lists the command find runs per file, and what it runs in turn', () => {
+    const line = String.raw`find . -name x -exec sh -c 'rm "$1"' _ {} \;`;
+    expect(texts(line)).toEqual([line, `sh -c 'rm "$1"' _ {}`, 'rm "$1"']);
+  });
+
+  it('re-parses the code given to trap and the command watch runs', () => {
+    expect(texts("trap 'rm -f lock' EXIT")).toEqual(["trap 'rm -f lock' EXIT", 'rm -f lock']);
+    expect(texts("watch -n 5 'git status; make'")).toEqual(["watch -n 5 'git status; make'", 'git status', 'make']);
+  });
+
+  it('re-parses the remote command of ssh', () => {
+    expect(texts("ssh -p 2222 -i key host 'cd app && make'")).toEqual(["ssh -p 2222 -i key host 'cd app && make'", 'cd app', 'make']);
+    expect(texts('ssh host')).toEqual(['ssh host']);
+  });
+
   it('re-parses a shell fed by a heredoc or a here-string', () => {
     expect(texts('bash <<EOF\nrm -rf x\nEOF')).toEqual(['bash <<EOF', 'rm -rf x']);
     expect(texts("sh <<< 'rm y'")).toEqual(["sh <<< 'rm y'", 'rm y']);
@@ -199,7 +214,9 @@ describe('quote removal and unescaping', () => {
 
   it('joins adjacent quoted pieces into one word', () => {
     expect(words(`"su"'do' ls`)).toEqual([['sudo', 'ls']]);
-    expect(words('echo $"hi"')).toEqual([['echo', '$hi']]);
+    // `$"…"` is bash's translated string: the `$` is a prefix, not part of the value.
+    expect(words('echo $"hi"')).toEqual([['echo', 'hi']]);
+    expect(words('"su"$"do" ls')).toEqual([['sudo', 'ls']]);
   });
 
   it('joins line continuations, also inside a word', () => {
@@ -248,10 +265,10 @@ describe('unparseable input fails closed', () => {
     expect(parseLine('   # nothing').parts).toEqual([]);
   });
 
-  it('throws a clear error before initParser — checked in a fresh module', async () => {
-    const { vi } = await import('vitest');
+  it('throws a clear error before initParser — checked in a fresh module instance', async () => {
     vi.resetModules();
-    const fresh = await import('../../src/gate/parse.js?fresh');
+    const fresh = await import('../../src/gate/parse.js');
+    expect(fresh.parserReady()).toBe(false);
     expect(() => fresh.parseLine('ls')).toThrow(/initParser/);
   });
 });

@@ -34,7 +34,8 @@ function mounts(args: string[], flag: string): string[] {
 describe('sandboxArgv for bwrap', () => {
   it('starts from a read-only root with a fresh /dev and /proc', () => {
     const { args } = sandboxArgv('bwrap', fixture(), 'true');
-    expect(args.slice(0, 9)).toEqual(['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--ro-bind-try', '/proc/sys']);
+    expect(args.slice(0, 7)).toEqual(['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc']);
+    expect(args.slice(7, 10)).toEqual(['--ro-bind-try', '/proc/sys', '/proc/sys']);
   });
 
   it('binds the launch dir, the temp dir and configured paths writable, and nothing else', () => {
@@ -102,7 +103,8 @@ describe('sandboxArgv for bwrap', () => {
 
   it('refuses to build a sandbox for a $WISP_HOME that does not exist', () => {
     const o = fixture();
-    expect(() => sandboxArgv('bwrap', { ...o, wispHome: join(o.launchDir, 'no-such-home') }, 'true')).toThrow(/does not exist/);
+    const missing = { ...o, wispHome: join(o.launchDir, 'no-such-home') };
+    expect(() => sandboxArgv('bwrap', missing, 'true')).toThrow(/does not exist/);
   });
 });
 
@@ -184,18 +186,18 @@ describe('detectSandbox', () => {
 
   it('reports a missing bwrap as not working', async () => {
     const found = await detectSandbox({ bwrapPath: '/nonexistent/bwrap', fresh: true });
-    expect(found).toMatchObject({ kind: 'bwrap', works: false });
+    expect(found).toMatchObject({ kind: 'bwrap', works: false, failure: 'missing' });
     expect(found.detail).toMatch(/not found/);
   });
 
   it('reports a bwrap that fails its trial run as not working', async () => {
     const found = await detectSandbox({ bwrapPath: '/bin/false', fresh: true });
-    expect(found.works).toBe(false);
+    expect(found).toMatchObject({ works: false, failure: 'refused' });
     expect(found.detail).toMatch(/failed its trial run/);
   });
 
   it('looks only at the system sandbox-exec on macOS', async () => {
-    const found = await detectSandbox({ platform: 'darwin', sandboxExecPath: '/nonexistent/sandbox-exec', fresh: true });
+    const found = await detectSandbox({ platform: 'darwin', sandboxExecPath: '/nonexistent/x', fresh: true });
     expect(found).toMatchObject({ kind: 'sandbox-exec', works: false });
   });
 
@@ -218,6 +220,7 @@ describe('sandboxUnavailableMessage', () => {
       kind: 'bwrap',
       path: '/usr/bin/bwrap',
       works: false,
+      failure: 'refused',
       detail: 'bwrap at /usr/bin/bwrap failed its trial run: bwrap: setting up uid map: Permission denied',
     });
     expect(text).not.toContain('apt-get');

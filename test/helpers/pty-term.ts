@@ -79,6 +79,15 @@ export class PtyTerm {
     }
   }
 
+  /** Waits until the raw output (escape sequences and all) holds `needle`. */
+  async waitForRaw(needle: string, timeoutMs = 5_000): Promise<void> {
+    const end = Date.now() + timeoutMs;
+    while (!this.raw.includes(needle)) {
+      if (Date.now() > end || this.done) throw new Error(`the program never wrote ${JSON.stringify(needle)}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
   /** Types keys (as one write, like a paste or a fast typist; use several calls for separate keystrokes). */
   write(data: string): void {
     this.proc.write(data);

@@ -19,7 +19,8 @@ beforeAll(() => {
   const newest = ['src/mcp/server.ts', 'src/mcp/elicitation.ts', 'src/mcp/threads.ts', 'src/mcp/resources.ts', 'commands/mcp.ts', 'commands/mcp-run.ts']
     .map((f) => statSync(join(root, f)).mtimeMs)
     .reduce((a, b) => Math.max(a, b), 0);
-  if (!existsSync(bin) || statSync(join(root, 'dist', 'src', 'mcp', 'server.js'), { throwIfNoEntry: false })?.mtimeMs! < newest) {
+  const built = statSync(join(root, 'dist', 'src', 'mcp', 'server.js'), { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  if (!existsSync(bin) || built < newest) {
     execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
   }
 }, 120_000);
@@ -95,14 +96,15 @@ describe('wisp mcp over stdio', () => {
     const call = respond(c, { prompt: 'make a marker', thread_id: 'approve-me' });
     const request = await waitFor(() => listPending(dirs.paths, 'approval')[0], 15_000);
     const answered = answerFromTerminal(dirs, 'approve', request.id);
-    expect(answered.status).toBe(0);
+    expect(answered.status, answered.out).toBe(0);
     const r = await call;
     expect(r.structuredContent.refusals).toEqual([]);
     expect(existsSync(join(dirs.work, 'marker-q'))).toBe(true);
 
     const denied = respond(c, { prompt: 'again', thread_id: 'deny-me' });
     const request2 = await waitFor(() => listPending(dirs.paths, 'approval')[0], 15_000);
-    expect(answerFromTerminal(dirs, 'deny', request2.id).status).toBe(0);
+    const deniedAnswer = answerFromTerminal(dirs, 'deny', request2.id);
+    expect(deniedAnswer.status, deniedAnswer.out).toBe(0);
     const r2 = await denied;
     expect(r2.structuredContent.refusals).toHaveLength(1);
     expect(r2.structuredContent.refusals[0]!.reason).toMatch(/declined by the person/);
@@ -126,7 +128,7 @@ describe('wisp mcp over stdio', () => {
     const idB = b1.structuredContent.pending[0]!.id as string;
     expect(b1.structuredContent.pending[0]!.answer).toBe(`wisp approvals approve ${idB}`);
     const answered = answerFromTerminal(dirs, 'approve', idB);
-    expect(answered.status).toBe(0);
+    expect(answered.status, answered.out).toBe(0);
     const b2 = await respond(c, { prompt: 'try again', thread_id: 'go' });
     expect(b2.structuredContent.refusals).toEqual([]);
     expect(existsSync(join(dirs.work, 'marker-r'))).toBe(true);

@@ -110,8 +110,8 @@ describe('App: hostile text in the transcript never reaches the terminal raw', (
     const frame = lastFrame()!;
     expect(frame).toContain('ok\\x1b[2J\\x1b[H\\rhidden\\b\\b<U+202E>gnp.exe<U+200B><U+E0041>\\x9b31m');
     expect(strip(frame)).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u200b-\u200f\ufeff]|[\u{E0000}-\u{E007F}]/u);
-    expect(frame.replace(/\n/g, '')).toContain('AAAA… [+8240 chars]');
-    expect((frame.match(/A/g) ?? []).length).toBeLessThan(2100);
+    expect(frame.replace(/\n/g, '')).toContain('AAAA… [+2240 chars]');
+    expect((frame.match(/A/g) ?? []).length).toBeLessThan(8100);
   });
 });
 
@@ -160,6 +160,30 @@ describe('App: the input line', () => {
     await press(stdin, 'n');
     expect(outcome).toMatchObject({ kind: 'declined' });
     expect(lastFrame()).toContain('› yes plea'); // the draft survived the dialog
+  });
+
+  it('keys typed ahead while the model thinks do not answer the dialog that follows', async () => {
+    const engine = new FakeEngine();
+    const { stdin, channel, lastFrame } = start(engine, { graceMs: 300 });
+    let outcome: unknown;
+    let release: () => void = () => {};
+    engine.turnImpl = async (_p, h) => {
+      await new Promise<void>((r) => (release = r));
+      const e: Escalation = { verb: 'approval', request: { command: 'rm x', line: 'rm x', pattern: 'rm *', directory: '/w', level: 'moderate', reasons: [] } };
+      outcome = await channel.raise(e, { session: 's', escalationId: 'ta', timeoutMs: 60_000, signal: h.signal });
+      return { text: 'done' };
+    };
+    await press(stdin, 'go\r');
+    await type(stdin, 'and then y');
+    release();
+    await settle();
+    await press(stdin, 'y');
+    expect(outcome).toBeUndefined();
+    expect(lastFrame()).toMatch(/was ignored/);
+    await settle(320);
+    await press(stdin, 'y');
+    await settle();
+    expect(outcome).toEqual({ kind: 'approved', scope: 'once' });
   });
 
   it('entries from the queue watcher appear in the transcript', async () => {

@@ -55,7 +55,7 @@ describe('wisp chat in a pseudo-terminal', () => {
     expect(dialog).toContain(`Directory: ${s.work}`);
     expect(dialog).toContain('Remembered as: touch *');
     expect(dialog).toContain('1 pending');
-    expect(t.raw).toContain('\x07'); // the bell rang when it opened
+    await t.waitForRaw('\x07'); // the bell rang when it opened
     expect(existsSync(join(s.work, 'marker-t'))).toBe(false);
 
     t.write('s');
@@ -95,7 +95,7 @@ describe('wisp chat in a pseudo-terminal', () => {
   }, 60_000);
 
   it('shows a request from a `wisp mcp` beside it, marked with client and thread, and answers it there', async () => {
-    const s = setup([]);
+    const s = setup([{ text: 'unused' }]);
     const mcpScript = join(s.dir, 'mcp.json');
     writeFileSync(mcpScript, JSON.stringify({ responses: [run('touch marker-q'), { text: 'Made it.' }] }));
     const t = chat(s);

@@ -1,0 +1,4 @@
+import type { BenchContext, Row } from './lib.js';
+export async function chatBench(_ctx: BenchContext): Promise<Row[]> {
+  return [];
+}

@@ -1,0 +1,121 @@
+// Benchmark 1 — the gate's static decision: parse, policy, classify and pattern for one line (`analyzeLine` +
+// `decisionFor`; no store, no escalation), over bench/corpus.txt, as built in dist/.
+//
+// Method: R rounds over the corpus; within a round each line is timed twice in a row — the raw tree-sitter parse of
+// the line (the baseline: the parser's own floor) and then the gate's decision. A line's figure is its median over
+// the rounds, which drops the rounds where the process was descheduled or collected garbage; p50/p99 are over the
+// lines, and decisions per second is 1 / the mean per-line figure. A whole-pass CPU-time throughput is reported
+// besides, for reference.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import type * as AnalyzeModule from '../src/gate/analyze.js';
+import type * as ParseModule from '../src/gate/parse.js';
+import type * as SchemaModule from '../src/config/schema.js';
+import { type BenchContext, cpuMicros, importDist, median, pct, ROOT, type Row, sorted } from './lib.js';
+
+export const CORPUS = join(ROOT, 'bench', 'corpus.txt');
+
+export function readCorpus(file = CORPUS): string[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '' && !l.startsWith('# '));
+}
+
+export async function gateBench(ctx: BenchContext): Promise<Row[]> {
+  const { initParser } = await importDist<typeof ParseModule>('src/gate/parse.js');
+  const { analyzeLine, decisionFor } = await importDist<typeof AnalyzeModule>('src/gate/analyze.js');
+  const { defaultConfig } = await importDist<typeof SchemaModule>('src/config/schema.js');
+  await initParser();
+
+  // The baseline parser: the same runtime and grammar, used bare.
+  const require = createRequire(join(ROOT, 'package.json'));
+  const { Parser, Language } = (await import('web-tree-sitter')) as typeof import('web-tree-sitter');
+  const language = await Language.load(require.resolve('tree-sitter-bash/tree-sitter-bash.wasm'));
+  const raw = new Parser();
+  raw.setLanguage(language);
+
+  const config = defaultConfig();
+  const threshold = config.approval.threshold;
+  const cwd = '/tmp';
+  const lines = readCorpus();
+  const decide = (line: string) => decisionFor(analyzeLine(line, config, cwd), threshold);
+  const parseOnly = (line: string) => raw.parse(line)?.delete();
+
+  // Warm-up: let the JIT and the wasm tiers settle.
+  for (let i = 0; i < (ctx.quick ? 2 : 5); i++) for (const l of lines) (parseOnly(l), decide(l));
+
+  const rounds = ctx.quick ? 3 : 9;
+  const gateT: number[][] = lines.map(() => []);
+  const rawT: number[][] = lines.map(() => []);
+  const decisions = { run: 0, ask: 0, deny: 0 };
+  for (let r = 0; r < rounds; r++) {
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i]!;
+      const t0 = performance.now();
+      parseOnly(line);
+      const t1 = performance.now();
+      const d = decide(line);
+      const t2 = performance.now();
+      rawT[i]!.push((t1 - t0) * 1000);
+      gateT[i]!.push((t2 - t1) * 1000);
+      if (r === 0) decisions[d]++;
+    }
+  }
+  const gatePer = sorted(gateT.map(median));
+  const rawPer = sorted(rawT.map(median));
+  const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const gateRate = 1e6 / mean(gatePer);
+  const rawRate = 1e6 / mean(rawPer);
+
+  // Whole passes, alternating, timed by CPU (immune to being descheduled, not to sharing a core).
+  const passRates: number[] = [];
+  const rawPassRates: number[] = [];
+  for (let r = 0; r < (ctx.quick ? 2 : 5); r++) {
+    let c = cpuMicros();
+    for (const l of lines) parseOnly(l);
+    rawPassRates.push((lines.length * 1e6) / (cpuMicros() - c));
+    c = cpuMicros();
+    for (const l of lines) decide(l);
+    passRates.push((lines.length * 1e6) / (cpuMicros() - c));
+  }
+  ctx.log(`gate: ${lines.length} lines → run ${decisions.run}, ask ${decisions.ask}, deny ${decisions.deny}`);
+
+  const p99 = pct(gatePer, 99);
+  return [
+    {
+      bench: 'gate',
+      metric: `decision per line (${lines.length} lines, median of ${rounds} rounds each)`,
+      unit: 'µs',
+      median: median(gatePer),
+      p95: pct(gatePer, 95),
+      p99,
+      n: lines.length,
+      baseline: { label: 'raw parse', median: median(rawPer), p95: pct(rawPer, 95) },
+      ratio: median(gatePer) / median(rawPer),
+      budget: 'p99 ≤ 100 µs',
+      ok: p99 <= 100,
+    },
+    {
+      bench: 'gate',
+      metric: 'decisions per second (1 / mean per-line)',
+      unit: '/s',
+      median: gateRate,
+      n: lines.length,
+      baseline: { label: 'raw parse', median: rawRate },
+      ratio: gateRate / rawRate,
+      budget: '≥ 50,000/s',
+      ok: gateRate >= 50_000,
+    },
+    {
+      bench: 'gate',
+      metric: 'decisions per CPU-second (whole passes)',
+      unit: '/s',
+      median: median(passRates),
+      n: passRates.length,
+      baseline: { label: 'raw parse', median: median(rawPassRates) },
+      ratio: median(passRates) / median(rawPassRates),
+      note: `decisions over the corpus: run ${decisions.run}, ask ${decisions.ask}, deny ${decisions.deny}`,
+    },
+  ];
+}

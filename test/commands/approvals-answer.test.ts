@@ -1,0 +1,111 @@
+// The answering steps behind `wisp approvals approve|deny` and `wisp inquiries answer|decline`, in-process
+// (the cross-process and pseudo-terminal runs are in approvals.test.ts).
+import * as fs from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MemoryAudit } from '../../src/audit/kinds.js';
+import { QueueChannel } from '../../src/escalation/queue.js';
+import { answerFromTerminal, type TerminalAnswer } from '../../src/escalation/queue-answer.js';
+import { answerExists, bindingOf, pendingDir, readRequest, writeRequest, type QueueRequest, type UnboundRequest } from '../../src/escalation/queue-files.js';
+import { wispPaths } from '../../src/paths.js';
+import { UsageError, WispError } from '../../src/util/errors.js';
+
+const homes: string[] = [];
+afterEach(() => {
+  for (const h of homes.splice(0)) fs.rmSync(h, { recursive: true, force: true });
+});
+
+function setup() {
+  const home = fs.mkdtempSync(join(tmpdir(), 'wisp-answer-'));
+  homes.push(home);
+  const paths = wispPaths(home);
+  const audit = new MemoryAudit();
+  const printed: string[] = [];
+  const base = (over: Partial<TerminalAnswer>): TerminalAnswer => ({
+    paths,
+    audit,
+    ctx: { session: 'cli' },
+    id: 'x',
+    verb: 'approval',
+    body: { decision: 'once' },
+    stdinIsTTY: true,
+    print: (t) => printed.push(t),
+    ...over,
+  });
+  return { paths, audit, printed, base };
+}
+
+/** A waiting-mode request with nobody actually waiting on it (this process's pid keeps it from being stale). */
+function orphanWaiting(paths: ReturnType<typeof wispPaths>, id: string): QueueRequest {
+  const dir = pendingDir(paths, { create: true })!;
+  const unbound: UnboundRequest = {
+    id,
+    verb: 'approval',
+    mode: 'waiting',
+    command: 'touch x',
+    line: 'touch x',
+    pattern: 'touch *',
+    directory: '/w',
+    level: 'moderate',
+    reasons: [],
+    ask: 'Deploy to staging?',
+    thread: null,
+    client: 'respond',
+    pid: process.pid,
+    createdAt: new Date().toISOString(),
+    expiresAt: null,
+  };
+  const req = { ...unbound, binding: bindingOf(unbound) } as QueueRequest;
+  writeRequest(dir, req);
+  return req;
+}
+
+describe('answerFromTerminal', () => {
+  it('refuses without a terminal before touching anything', async () => {
+    const { base, paths } = setup();
+    const req = orphanWaiting(paths, 'tty01');
+    await expect(answerFromTerminal(base({ id: req.id, stdinIsTTY: false }))).rejects.toThrow(/standard input is not a terminal/);
+    expect(answerExists(paths.pending, req.id)).toBe(false);
+  });
+
+  it('rejects a malformed id and over-long text as usage errors (exit 64)', async () => {
+    const { base } = setup();
+    const bad = answerFromTerminal(base({ id: '../../etc/passwd' }));
+    await expect(bad).rejects.toBeInstanceOf(UsageError);
+    await expect(answerFromTerminal(base({ id: 'q1', verb: 'inquiry', body: { text: 'é'.repeat(2049) } }))).rejects.toThrow(/longer than 4096 bytes/);
+  });
+
+  it('says which command answers when the verb is wrong', async () => {
+    const { base, paths } = setup();
+    const channel = new QueueChannel({ paths, audit: new MemoryAudit(), pendingSeconds: 60 });
+    const { id } = await channel.file({ verb: 'inquiry', request: { question: 'q?' } }, { session: 's', timeoutMs: 0, escalationId: 'inq01' });
+    await expect(answerFromTerminal(base({ id }))).rejects.toThrow(/is a question.*wisp inquiries answer inq01/);
+    channel.withdraw(id);
+  });
+
+  it('shows the authored ask as the headline, and takes the answer back when nobody picks it up', async () => {
+    const { base, paths, printed } = setup();
+    const req = orphanWaiting(paths, 'slow01');
+    const err = await answerFromTerminal(base({ id: req.id, pickupMs: 200 })).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(WispError);
+    expect((err as WispError).exitCode).toBe(1);
+    expect(String(err)).toMatch(/did not take the answer.*nothing was decided/);
+    expect(printed.join('').split('\n')[0]).toBe('Deploy to staging?');
+    expect(answerExists(paths.pending, req.id)).toBe(false); // no answer left behind to apply later
+    expect(readRequest(paths.pending, req.id).ok).toBe(true);
+  });
+
+  it('notes that a dangerous command is never remembered beyond the session', async () => {
+    const { base, paths, printed } = setup();
+    const channel = new QueueChannel({ paths, audit: new MemoryAudit(), pendingSeconds: 60 });
+    const { id } = await channel.file(
+      { verb: 'approval', request: { command: 'rm -rf ./b', line: 'rm -rf ./b', pattern: 'rm -rf ./b', directory: '/w', level: 'dangerous', reasons: ['recursive deletion'] } },
+      { session: 's', timeoutMs: 0, escalationId: 'dng01' },
+    );
+    expect(await answerFromTerminal(base({ id, body: { decision: 'always' }, pickupMs: 50 }))).toBe('recorded');
+    expect(printed.join('')).toMatch(/never remembered beyond this session; always becomes session/);
+    // The queue passes the person's answer on unchanged; the gate applies the downgrade (and audits downgradedFrom).
+    expect(channel.poll(id)).toEqual({ kind: 'approved', scope: 'always' });
+  });
+});
