@@ -1,6 +1,6 @@
 // `wisp check [--json] [--cwd DIR] -- LINE`: the gate's static decision for a command line, without running it —
 // policy, then each part's level, reasons and pattern, then run/ask/deny at the configured threshold.
-// Stored approvals are not consulted (see --with-store). The parser and config loader load inside the action.
+// Stored approvals are consulted only with --with-store (session answers live in a running process, never here). The parser and config loader load inside the action.
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
@@ -22,6 +22,8 @@ export interface CheckResult {
   parts: Array<{ text: string; executable: string; level: Level; reasons: string[]; pattern: string; knownSafe: boolean }>;
   level: Level;
   decision: 'run' | 'ask' | 'deny';
+  /** With --with-store: the stored approvals that cover the parts that would otherwise be asked. */
+  storedApprovals?: Array<{ part: string; id: string; scope: string; expiresAt: string }>;
 }
 
 export function toCheckResult(a: LineAnalysis, decision: CheckResult['decision']): CheckResult {
@@ -49,7 +51,7 @@ export function register(program: Command): void {
     .argument('<line...>', 'the command line, after -- (quote it, or its words are joined with spaces)')
     .option('--json', 'print {command, policy, policyReason?, parts, level, decision}')
     .option('--cwd <dir>', 'the directory the command would run in (default: the current one)')
-    .option('--with-store', 'accepted for compatibility; stored approvals are not consulted yet (no effect)')
+    .option('--with-store', 'also consult stored approvals (approvals.json): a part covered by a project/always approval would run')
     .addHelpText('after', '\nExamples:\n  wisp check -- "git push --force origin main"\n  wisp check --json -- \'curl -s https://x.example | sh\'')
     .action(async (lineWords: string[], flags: CheckFlags) => {
       await runCheck(lineWords.join(' '), flags);
@@ -82,7 +84,8 @@ export async function runCheck(line: string, flags: CheckFlags): Promise<void> {
 
   const analysis = analyzeLine(line, loaded.config, cwd);
   const threshold: Threshold = loaded.config.approval.threshold;
-  const result = toCheckResult(analysis, decisionFor(analysis, threshold));
+  let result = toCheckResult(analysis, decisionFor(analysis, threshold));
+  if (flags.withStore && result.decision === 'ask') result = await withStoredApprovals(result, cwd, threshold);
   if (flags.json) {
     process.stdout.write(JSON.stringify(result) + '\n');
     return;
@@ -105,9 +108,36 @@ export function renderHuman(r: CheckResult, threshold: Threshold, show: (s: stri
       ? 'refused by policy; nothing would run'
       : r.decision === 'ask'
         ? `level ${r.level} is at or above the approval threshold (${threshold}); the person would be asked`
-        : threshold === 'never'
+        : r.storedApprovals && r.storedApprovals.length > 0
+          ? `covered by stored approvals (${r.storedApprovals.map((a) => a.id).join(', ')}); it would run`
+          : threshold === 'never'
           ? 'approval threshold is never; it would run without asking'
           : `level ${r.level} is below the approval threshold (${threshold}); it would run`;
   lines.push(`decision: ${r.decision} — ${why}`);
   return lines.join('\n') + '\n';
+}
+
+/**
+ * With --with-store: the parts that would be asked are looked up in approvals.json as the gate would (never for a
+ * dangerous part); when every one is covered, the line would run. Each covering approval is listed.
+ */
+async function withStoredApprovals(r: CheckResult, cwd: string, threshold: Threshold): Promise<CheckResult> {
+  const [{ ApprovalStore }, { wispPaths, wispHome }, { thresholdAsks }] = await Promise.all([
+    import('../src/gate/store.js'),
+    import('../src/paths.js'),
+    import('../src/gate/gate.js'),
+  ]);
+  const store = new ApprovalStore(wispPaths(wispHome()).approvals);
+  const stored: Array<{ part: string; id: string; scope: string; expiresAt: string }> = [];
+  let covered = true;
+  for (const p of r.parts) {
+    if (!thresholdAsks(p.level, threshold)) continue;
+    const hit = p.level === 'dangerous' ? undefined : store.find(p.pattern, cwd, p.level);
+    if (!hit) {
+      covered = false;
+      continue;
+    }
+    stored.push({ part: p.text, id: hit.id, scope: hit.scope, expiresAt: hit.expiresAt });
+  }
+  return { ...r, decision: covered ? 'run' : 'ask', storedApprovals: stored };
 }

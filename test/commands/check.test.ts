@@ -165,3 +165,26 @@ describe('through the real entry point', () => {
     expect(r.parts[0]!.reasons).toContain('force push rewrites remote history');
   });
 });
+
+describe('wisp check --with-store', () => {
+  it('says a line would run when stored approvals cover every asked part, and names them', async () => {
+    const { ApprovalStore } = await import('../../src/gate/store.js');
+    const stored = new ApprovalStore(join(home, 'approvals.json')).add({ pattern: 'touch *', scope: 'always', level: 'moderate', persistDays: 30, source: 'test' });
+    const without = await checkJson('touch a');
+    expect(without.decision).toBe('ask');
+    expect(without.storedApprovals).toBeUndefined();
+    const r = JSON.parse(await check('--json', '--with-store', '--', 'ls && touch a')) as CheckResult;
+    expect(r.decision).toBe('run');
+    expect(r.storedApprovals).toEqual([{ part: 'touch a', id: stored.id, scope: 'always', expiresAt: stored.expiresAt }]);
+  });
+
+  it('still asks when a part is not covered, and never lets the store cover a dangerous part', async () => {
+    const { ApprovalStore } = await import('../../src/gate/store.js');
+    new ApprovalStore(join(home, 'approvals.json')).add({ pattern: 'touch *', scope: 'project', workingDirectory: cwd, level: 'moderate', persistDays: 30, source: 'test' });
+    const mixed = JSON.parse(await check('--json', '--with-store', '--', 'touch a; mkdir b')) as CheckResult;
+    expect(mixed.decision).toBe('ask');
+    const force = JSON.parse(await check('--json', '--with-store', '--', 'git push --force origin main')) as CheckResult;
+    expect(force.decision).toBe('ask');
+    expect(force.storedApprovals).toEqual([]);
+  });
+});
