@@ -19,6 +19,8 @@ import { ApprovalCache } from '../../src/gate/session-approvals.js';
 import { wispPaths } from '../../src/paths.js';
 import { askOperatorTool } from '../../src/tools/ask-operator.js';
 import { TurnReceipt, type ToolContext } from '../../src/tools/types.js';
+import { DialogStore } from '../../ui/dialog-store.js';
+import { TerminalChannel } from '../../ui/terminal-channel.js';
 
 /** What the person does when the channel asks. */
 type Act = { approve: Scope } | { decline: true } | { answer: string } | { silence: true };
@@ -68,7 +70,26 @@ function queueHarness(): Harness {
   return { channel, audit, next: (a) => (act = a) };
 }
 
+/** The chat's channel, with the person pressing keys in the dialog store (what the App does on y/s/p/a/n/Enter). */
+function terminalHarness(): Harness {
+  const store = new DialogStore();
+  let act: Act = { silence: true };
+  const timer = setInterval(() => {
+    if ('silence' in act) return;
+    const a = act;
+    for (const id of store.ids()) {
+      store.settle(
+        id,
+        'approve' in a ? { kind: 'approved', scope: a.approve } : 'decline' in a ? { kind: 'declined', reason: 'declined by the person (wisp chat)' } : { kind: 'answered', text: a.answer },
+      );
+    }
+  }, 5);
+  timer.unref();
+  return { channel: new TerminalChannel(store), audit: new MemoryAudit(), next: (a) => (act = a) };
+}
+
 const SPECS: ChannelSpec[] = [
+  { name: 'terminal', asks: true, make: terminalHarness },
   { name: 'auto', asks: false, make: () => ({ channel: new AutoChannel(), audit: new MemoryAudit(), next: () => undefined }) },
   { name: 'deny', asks: false, make: () => ({ channel: new DenyChannel(), audit: new MemoryAudit(), next: () => undefined }) },
   { name: 'queue', asks: true, make: queueHarness },
