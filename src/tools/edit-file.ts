@@ -9,7 +9,7 @@ import { analyzeLine, type LineAnalysis } from '../gate/analyze.js';
 import { maxLevel } from '../gate/types.js';
 import { shellQuote } from '../util/shell-quote.js';
 import { shortId } from '../util/ids.js';
-import { recordRefusal } from './refusal.js';
+import { clearThroughGate } from './clear.js';
 import type { ToolOutput, WispTool } from './types.js';
 
 export const EDIT_MAX_BYTES = 1024 * 1024;
@@ -38,26 +38,14 @@ export const editFileTool: WispTool<typeof schema> = {
     }
 
     const line = `edit_file ${args.mode} ${shellQuote(path)}`;
-    const decision = await ctx.gate.clear({
-      line,
-      cwd: ctx.launchDir,
-      ctx: ctx.ctx,
-      turnApprovals: ctx.turnApprovals,
-      analysis: editAnalysis(line, path, ctx.config, ctx.launchDir),
-      ...(ctx.signal ? { signal: ctx.signal } : {}),
-      ...(ctx.client ? { client: ctx.client } : {}),
-    });
-    ctx.receipt.approvals.push(...decision.approvals);
-    ctx.onEvent?.({
-      type: 'gate',
+    const decision = await clearThroughGate(ctx, {
       tool: 'edit_file',
       subject: `${args.mode} ${path}`,
-      allowed: decision.allowed,
-      notes: decision.notes,
-      ...(decision.allowed ? {} : { reason: decision.reason }),
+      line,
+      cwd: ctx.launchDir,
+      analysis: editAnalysis(line, path, ctx.config, ctx.launchDir),
     });
     if (!decision.allowed) {
-      recordRefusal(ctx, line, decision);
       return { content: `error: edit not approved: ${decision.reason}`, isError: true };
     }
 

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { analyzeLine } from '../gate/analyze.js';
 import { shellQuote } from '../util/shell-quote.js';
-import { recordRefusal } from './refusal.js';
+import { clearThroughGate } from './clear.js';
 import type { ToolOutput, WispTool } from './types.js';
 
 export const READ_PAGE_BYTES = 4096;
@@ -34,26 +34,14 @@ export const readFileTool: WispTool<typeof schema> = {
     }
     // The gate sees both names, so a harmless-looking link to ~/.ssh/id_rsa is judged by where it points.
     const line = real === path ? `cat ${shellQuote(path)}` : `cat ${shellQuote(path)} ${shellQuote(real)}`;
-    const decision = await ctx.gate.clear({
-      line,
-      cwd: ctx.launchDir,
-      ctx: ctx.ctx,
-      turnApprovals: ctx.turnApprovals,
-      analysis: analyzeLine(line, ctx.config, ctx.launchDir),
-      ...(ctx.signal ? { signal: ctx.signal } : {}),
-      ...(ctx.client ? { client: ctx.client } : {}),
-    });
-    ctx.receipt.approvals.push(...decision.approvals);
-    ctx.onEvent?.({
-      type: 'gate',
+    const decision = await clearThroughGate(ctx, {
       tool: 'read_file',
       subject: path,
-      allowed: decision.allowed,
-      notes: decision.notes,
-      ...(decision.allowed ? {} : { reason: decision.reason }),
+      line,
+      cwd: ctx.launchDir,
+      analysis: analyzeLine(line, ctx.config, ctx.launchDir),
     });
     if (!decision.allowed) {
-      recordRefusal(ctx, line, decision);
       return { content: `error: read not approved: ${decision.reason}`, isError: true };
     }
     return { content: await readPage(real, args.offset ?? 1, args.limit ?? 200) };

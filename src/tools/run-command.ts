@@ -3,7 +3,7 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { formatRunResult, runCommand } from '../exec/run.js';
-import { recordRefusal } from './refusal.js';
+import { clearThroughGate } from './clear.js';
 import type { ToolContext, ToolOutput, WispTool } from './types.js';
 
 const schema = z.strictObject({
@@ -29,26 +29,8 @@ export const runCommandTool: WispTool<typeof schema> = {
     if (!existsSync(cwd) || !statSync(cwd).isDirectory()) {
       return { content: `error: working directory does not exist: ${cwd}`, isError: true };
     }
-    const decision = await ctx.gate.clear({
-      line: args.command,
-      cwd,
-      ctx: ctx.ctx,
-      turnApprovals: ctx.turnApprovals,
-      ...(ctx.signal ? { signal: ctx.signal } : {}),
-      ...(ctx.client ? { client: ctx.client } : {}),
-      ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}),
-    });
-    ctx.receipt.approvals.push(...decision.approvals);
-    ctx.onEvent?.({
-      type: 'gate',
-      tool: 'run_command',
-      subject: args.command,
-      allowed: decision.allowed,
-      notes: decision.notes,
-      ...(decision.allowed ? {} : { reason: decision.reason }),
-    });
+    const decision = await clearThroughGate(ctx, { tool: 'run_command', subject: args.command, line: args.command, cwd });
     if (!decision.allowed) {
-      recordRefusal(ctx, args.command, decision);
       return { content: `error: ${decision.reason}`, isError: true };
     }
 
