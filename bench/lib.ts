@@ -20,7 +20,7 @@ export interface Row {
   readonly p95?: number;
   readonly p99?: number;
   readonly n: number;
-  readonly baseline?: { readonly label: string; readonly median: number; readonly p95?: number };
+  readonly baseline?: { readonly label: string; readonly median: number; readonly p95?: number; readonly p99?: number };
   readonly ratio?: number;
   /** Human form of the budget, e.g. "p99 ≤ 100 µs". */
   readonly budget?: string;

@@ -8,8 +8,9 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type * as SandboxModule from '../src/gate/sandbox.js';
 import type { RespondStructured } from '../src/mcp/server.js';
-import { BIN, type BenchContext, median, pct, type Row, sorted } from './lib.js';
+import { BIN, type BenchContext, importDist, median, pct, type Row, sorted } from './lib.js';
 
 export async function mcpBench(ctx: BenchContext): Promise<Row[]> {
   const calls = ctx.quick ? 8 : 40;
@@ -20,6 +21,10 @@ export async function mcpBench(ctx: BenchContext): Promise<Row[]> {
   mkdirSync(home, { mode: 0o700 });
   mkdirSync(work);
   writeFileSync(join(work, 'a.txt'), 'a\n');
+  // Without a working sandbox wisp refuses to run anything: measure without one then, and say so.
+  const { detectSandbox } = await importDist<typeof SandboxModule>('src/gate/sandbox.js');
+  const sandbox = await detectSandbox();
+  if (!sandbox.works) writeFileSync(join(home, 'config.json'), JSON.stringify({ sandbox: { enabled: false } }), { mode: 0o600 });
   const script = join(root, 'script.json');
   const responses = [];
   for (let i = 0; i < calls + warmup; i++) {
@@ -74,7 +79,9 @@ export async function mcpBench(ctx: BenchContext): Promise<Row[]> {
       ratio: median(total) / median(own),
       budget: 'median ≤ 20 ms',
       ok: median(o) <= 20,
-      note: `whole call median ${median(total).toFixed(1)} ms; ratio = whole call ÷ the command's own run`,
+      note:
+        `whole call median ${median(total).toFixed(1)} ms; ratio = whole call ÷ the command's own run` +
+        (sandbox.works ? ` (${sandbox.kind})` : `; NO SANDBOX (${sandbox.detail}): measured with sandbox.enabled false`),
     },
   ];
 }

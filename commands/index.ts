@@ -1,31 +1,27 @@
 // The subcommands, each a thin module: parse flags, build what it needs (lazily), hand over.
 import type { Command } from 'commander';
-import { register as approvals } from './approvals.js';
-import { register as chat } from './chat.js';
-import { register as check } from './check.js';
-import { register as config } from './config.js';
-import { register as doctor } from './doctor.js';
-import { register as inquiries } from './inquiries.js';
-import { register as logs } from './logs.js';
-import { register as mcp } from './mcp.js';
-import { register as respond } from './respond.js';
-import { register as tools } from './tools.js';
 
-const registrars: Array<[string, (program: Command) => void]> = [
-  ['respond', respond],
-  ['chat', chat],
-  ['check', check],
-  ['approvals', approvals],
-  ['inquiries', inquiries],
-  ['mcp', mcp],
-  ['config', config],
-  ['logs', logs],
-  ['tools', tools],
-  ['doctor', doctor],
+type Register = (program: Command) => void;
+
+// Loaded on demand: a run registers only the subcommand it runs (start-up, docs/performance.md); help lists all.
+const registrars: Array<[string, () => Promise<Register>]> = [
+  ['respond', async () => (await import('./respond.js')).register],
+  ['chat', async () => (await import('./chat.js')).register],
+  ['check', async () => (await import('./check.js')).register],
+  ['approvals', async () => (await import('./approvals.js')).register],
+  ['inquiries', async () => (await import('./inquiries.js')).register],
+  ['mcp', async () => (await import('./mcp.js')).register],
+  ['config', async () => (await import('./config.js')).register],
+  ['logs', async () => (await import('./logs.js')).register],
+  ['tools', async () => (await import('./tools.js')).register],
+  ['doctor', async () => (await import('./doctor.js')).register],
 ];
 
 export const SUBCOMMANDS: readonly string[] = registrars.map(([name]) => name);
 
-export function registerAll(program: Command): void {
-  for (const [, register] of registrars) register(program);
+/** Registers every subcommand, in order, or only `only` (the one about to run) when it names one. */
+export async function registerAll(program: Command, only?: string): Promise<void> {
+  const chosen = registrars.filter(([name]) => only === undefined || !SUBCOMMANDS.includes(only) || name === only);
+  const registers = await Promise.all(chosen.map(([, load]) => load()));
+  for (const register of registers) register(program);
 }

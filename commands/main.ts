@@ -11,7 +11,6 @@ export async function main(argv: string[]): Promise<number> {
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s), writeOut: (s) => process.stdout.write(s) })
     .showHelpAfterError('(run wisp --help for usage)');
-  registerAll(program);
 
   // `wisp "PROMPT"` is `wisp respond "PROMPT"`; a bare `wisp` with piped stdin reads the prompt from it.
   const first = argv[0];
@@ -22,6 +21,8 @@ export async function main(argv: string[]): Promise<number> {
   } else if (first === undefined && !process.stdin.isTTY) {
     args = ['respond'];
   }
+  // Only the subcommand that runs is loaded (its own --help included); `wisp`, `wisp --help`, `wisp help …` load all.
+  await registerAll(program, args[0]);
 
   // Turn termination signals into an orderly exit, so 'exit' hooks kill the process groups of running commands.
   process.once('SIGTERM', () => process.exit(143));

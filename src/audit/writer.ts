@@ -1,10 +1,12 @@
 // The audit log writer: one JSON object per line, appended synchronously, and a write that fails THROWS so the
 // caller stops the action (fail closed). Not pino: its destination reports write errors as 'error' events and
 // returns normally (ADR 0003). Each line is one write(2) in O_APPEND mode, so lines from several processes never
-// interleave and a SIGKILL leaves only whole lines behind. A line is in the kernel once write(2) returns, so a
-// crash or SIGKILL of wisp loses nothing already written; only a power cut or kernel crash can, which is what an
-// fsync per line would guard against at ~70× the cost — it is opt-in, and close() fsyncs (ADR 0011).
-import { closeSync, fchmodSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+// interleave. A SIGKILL can cut only the line being written (the kernel may stop a write that spans pages short):
+// the reader shows it as torn, never as an event, and the next writer starts on a fresh line. A line is in the
+// kernel once write(2) returns, so a crash or SIGKILL of wisp loses nothing already written; only a power cut or
+// kernel crash can, which is what an fsync per line would guard against at ~70× the cost — it is opt-in, and
+// close() fsyncs (ADR 0011).
+import { closeSync, existsSync, fchmodSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, extname, join } from 'node:path';
 import { VERSION } from '../version.js';
@@ -172,7 +174,7 @@ class FileAudit implements AuditWriter {
         /* the old descriptor no longer matters */
       }
     }
-    mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
+    makeDir(dirname(this.file));
     // 'a+' (not 'a') so the last byte can be read back to detect a torn final line.
     const fd = openSync(this.file, 'a+', 0o600);
     try {
@@ -230,6 +232,19 @@ function eventId(): string {
   const id = idPool.toString('hex', idOffset, idOffset + 8);
   idOffset += 8;
   return id;
+}
+
+/**
+ * mkdir -p, reporting the real cause: Node's recursive mkdir says ENOENT where the parent exists but is read-only
+ * (EROFS) or not writable; a plain mkdir of the last step then names it.
+ */
+function makeDir(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (err) {
+    if (errnoCode(err) !== 'ENOENT' || !existsSync(dirname(dir))) throw err;
+    mkdirSync(dir, { mode: 0o700 });
+  }
 }
 
 function lastByte(fd: number, size: number): number {

@@ -1,6 +1,6 @@
 // Config for short-lived faces (`wisp check`): when there is neither a user config nor a project config — the
 // common case — the defaults are returned without loading zod, whose import alone costs more CPU than starting
-// node (docs/performance.md, ADR 0011). When any config file exists, the full loader (load.ts) runs, with all its
+// node (docs/performance.md, ADR 0012). When any config file exists, the full loader (load.ts) runs, with all its
 // validation and messages. Zod-free on purpose: import only types from schema.ts and load.ts here.
 import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';

@@ -409,7 +409,8 @@ export function claimAnswer(dir: string, id: string): ReadResult<QueueAnswer> | 
   try {
     return readAnswerAt(claimed);
   } finally {
-    fs.rmSync(claimed, { force: true });
+    // recursive: whatever was planted under the name goes (a directory there must not wedge every later claim)
+    fs.rmSync(claimed, { force: true, recursive: true });
   }
 }
 
@@ -435,7 +436,7 @@ export function reclaimAnswer(dir: string, id: string, ino: number): 'reclaimed'
     }
     return 'gone';
   } finally {
-    fs.rmSync(tmp, { force: true });
+    fs.rmSync(tmp, { force: true, recursive: true });
   }
 }
 

@@ -23,6 +23,7 @@ import {
   pendingDir,
   QUEUE_ID_PATTERN,
   QueueError,
+  QueueRequestSchema,
   reclaimAnswer,
   removeRequest,
   requestExists,
@@ -199,6 +200,12 @@ export class QueueChannel implements EscalationChannel {
             ...(e.request.schema ? { schema: e.request.schema } : {}),
           };
     const request = { ...unbound, binding: bindingOf(unbound) } as QueueRequest;
+    // A request its own readers would refuse (a field over its limit) could never be answered: refuse it now.
+    const valid = QueueRequestSchema.safeParse(request);
+    if (!valid.success) {
+      const why = valid.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+      throw new QueueError(`escalation ${id} cannot be queued: ${why}`);
+    }
     const held: Held = { request, actx: { session: ctx.session, ...(thread ? { thread } : {}) }, createdMs, expiresMs };
     writeRequest(dir, request);
     this.held.set(id, held);
@@ -384,7 +391,7 @@ export function sweepStale(paths: WispPaths, audit: AuditSink, ctx: AuditContext
     );
     swept.push({ id: request.id, reason });
   }
-  for (const file of scan.orphans) fs.rmSync(file, { force: true });
+  for (const file of scan.orphans) fs.rmSync(file, { force: true, recursive: true }); // a planted directory too
   return swept;
 }
 

@@ -59,7 +59,14 @@ const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish
 
 class Collector {
   readonly parts: Part[] = [];
-  constructor(readonly src: string) {}
+  /**
+   * @param clean the tree has no ERROR or MISSING node anywhere (the root's hasError is false), so the per-node
+   * checks can be skipped — each is a call into the wasm runtime.
+   */
+  constructor(
+    readonly src: string,
+    readonly clean = false,
+  ) {}
 
   slice(n: TsNode): string {
     return this.src.slice(n.startIndex, n.endIndex);
@@ -109,8 +116,9 @@ function parseSource(source: string, ctx: Ctx, out: Part[]): void {
     return;
   }
   try {
-    const c = new Collector(src);
-    visitBlock(c, tree.rootNode, ctx);
+    const root = tree.rootNode;
+    const c = new Collector(src, !root.hasError);
+    visitBlock(c, root, ctx);
     out.push(...c.parts);
   } finally {
     tree.delete();
@@ -153,7 +161,7 @@ function joinContinuations(p: TsParser, source: string): string {
 function visitBlock(c: Collector, node: TsNode, ctx: Ctx): void {
   for (const child of node.children) {
     if (!child.isNamed) {
-      if (child.isMissing || child.isError) c.parts.push(unparsedPart(c.slice(child) || child.type, ctx.keyword));
+      if (!c.clean && (child.isMissing || child.isError)) c.parts.push(unparsedPart(c.slice(child) || child.type, ctx.keyword));
       continue;
     }
     if (child.type === 'comment') continue;
@@ -162,7 +170,7 @@ function visitBlock(c: Collector, node: TsNode, ctx: Ctx): void {
 }
 
 function visitStatement(c: Collector, node: TsNode, ctx: Ctx): void {
-  if (node.hasError || node.isError || node.isMissing) {
+  if (!c.clean && (node.hasError || node.isError || node.isMissing)) {
     c.parts.push(unparsedPart(c.slice(node), ctx.keyword));
     return;
   }
@@ -491,7 +499,9 @@ function visitCommand(c: Collector, cmd: TsNode, ctx: Ctx, outerRedirects: reado
   // Every dynamic node type starts with `$`, a backtick, `<(` or `>(`: a name without them needs no walk.
   if (nameNode && mayExpand(c.slice(nameNode))) dynamicName = hasDescendantOf(nameNode, DYNAMIC_TYPES);
 
-  const pipelineText = ctx.pipeline?.text ?? heredocPipelineText(c, cmd.parent?.type === 'redirected_statement' ? cmd.parent : cmd, outerRedirects);
+  const pipelineText =
+    ctx.pipeline?.text ??
+    (outerRedirects.length > 0 ? heredocPipelineText(c, cmd.parent?.type === 'redirected_statement' ? cmd.parent : cmd, outerRedirects) : undefined);
   const part: Part = {
     text: c.src.slice(start, end),
     words,

@@ -27,6 +27,30 @@ function compile(source: string): RegExp | null {
   return re;
 }
 
+/** Per deny list (the config's array): the patterns it was built from, and the joined expression. */
+const combinedCache = new WeakMap<readonly string[], { readonly sources: readonly string[]; readonly re: RegExp | null }>();
+
+/**
+ * One regular expression that matches wherever any of `sources` does — a single scan of each text instead of one
+ * per pattern, used only to skip the per-pattern loop when nothing matches at all. null when the patterns cannot be
+ * joined without changing their meaning (an invalid one, backreferences, named groups): then every pattern is tried.
+ * Cached per array, and rebuilt when the array's contents changed.
+ */
+function combined(sources: readonly string[]): RegExp | null {
+  const hit = combinedCache.get(sources);
+  if (hit && hit.sources.length === sources.length && hit.sources.every((s, i) => s === sources[i])) return hit.re;
+  let re: RegExp | null = null;
+  if (sources.every((s) => compile(s) !== null && !/\\[1-9]|\\k<|\(\?<[A-Za-z_$]/.test(s))) {
+    try {
+      re = new RegExp(sources.map((s) => `(?:${s})`).join('|'));
+    } catch {
+      re = null;
+    }
+  }
+  combinedCache.set(sources, { sources: [...sources], re });
+  return re;
+}
+
 /** The words of each command in a part: one list normally, one per rough segment for unparsed text. */
 function commandWordLists(part: Part): string[][] {
   if (part.unparsed) return roughSegments(part.text);
@@ -65,7 +89,9 @@ export function checkPolicy(line: string, parts: readonly Part[], policy: Policy
 
   // Each part's texts (as written, then its normalised forms) are computed once, not once per pattern.
   const partTexts = policy.deny.length > 0 ? parts.map((part) => [part.text, ...normalisedForms(part)]) : [];
-  for (const source of policy.deny) {
+  const any = policy.deny.length > 0 ? combined(policy.deny) : null;
+  const mayDeny = any === null || lineTexts.some((t) => any.test(t)) || partTexts.some((texts) => texts.some((t) => any.test(t)));
+  for (const source of mayDeny ? policy.deny : []) {
     const re = compile(source);
     if (re === null) return { verdict: 'denied', reason: `invalid deny pattern ${source}` };
     if (lineTexts.some((t) => re.test(t))) return { verdict: 'denied', reason: `command matches deny pattern ${source}` };

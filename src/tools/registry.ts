@@ -21,10 +21,18 @@ export function selectTools(opts: { names?: readonly string[]; none?: boolean; d
   return ALL_TOOLS.filter((t) => wanted.has(t.name) && !disabled.has(t.name));
 }
 
+/** JSON Schemas already converted, per zod schema: the conversation sends them with every model call. */
+const jsonSchemas = new WeakMap<object, Record<string, unknown>>();
+
+/** The tool's arguments as JSON Schema (a fresh copy each call; the conversion itself runs once per schema). */
 export function toolSchema(tool: WispTool): Record<string, unknown> {
-  const schema = z.toJSONSchema(tool.schema) as Record<string, unknown>;
-  delete schema.$schema;
-  return schema;
+  let schema = jsonSchemas.get(tool.schema);
+  if (schema === undefined) {
+    schema = z.toJSONSchema(tool.schema) as Record<string, unknown>;
+    delete schema.$schema;
+    jsonSchemas.set(tool.schema, schema);
+  }
+  return structuredClone(schema);
 }
 
 export interface CatalogueEntry {

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   fsyncSync,
+  linkSync,
   mkdirSync,
   openSync,
   readFileSync,
@@ -142,13 +143,7 @@ export function acquireFileLock(lockFile: string, opts: LockOptions = {}): () =>
   const body = JSON.stringify({ pid: process.pid, host: hostname(), token, time: new Date().toISOString() });
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    try {
-      const fd = openSync(lockFile, 'wx', 0o600);
-      try {
-        writeFully(fd, Buffer.from(body));
-      } finally {
-        closeSync(fd);
-      }
+    if (createWithBody(lockFile, body)) {
       let released = false;
       return () => {
         if (released) return;
@@ -156,12 +151,34 @@ export function acquireFileLock(lockFile: string, opts: LockOptions = {}): () =>
         // Only remove the lock if it is still ours: if it was broken as stale, it now belongs to someone else.
         if (readLockInfo(lockFile)?.token === token) unlinkQuietly(lockFile);
       };
-    } catch (err) {
-      if (errnoCode(err) !== 'EEXIST') throw err;
     }
     if (breakIfStale(lockFile, staleMs)) continue;
     if (Date.now() >= deadline) throw new LockTimeoutError(lockFile, describeHolder(readLockInfo(lockFile)));
     sleepSync(pollMs + Math.floor(Math.random() * pollMs));
+  }
+}
+
+/**
+ * Creates `lockFile` holding `body`, or returns false when it exists. The body goes to a private temp file first,
+ * which is then hard-linked to the lock's name: the lock never exists without its holder's pid, even when its
+ * creator is killed half-way (an empty lock could only be broken once `staleMs` had passed).
+ */
+function createWithBody(lockFile: string, body: string): boolean {
+  const tmp = `${lockFile}.${randomBytes(6).toString('hex')}.tmp`;
+  const fd = openSync(tmp, 'wx', 0o600);
+  try {
+    writeFully(fd, Buffer.from(body));
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    linkSync(tmp, lockFile);
+    return true;
+  } catch (err) {
+    if (errnoCode(err) === 'EEXIST') return false;
+    throw err;
+  } finally {
+    unlinkQuietly(tmp);
   }
 }
 

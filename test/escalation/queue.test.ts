@@ -277,7 +277,7 @@ describe('QueueChannel, waiting mode', () => {
     expect(await outcome).toEqual({ kind: 'approved', scope: 'project' });
   });
 
-  it('picks an answer up quickly (sanity bound only; bench/queue-pickup.ts measures)', async () => {
+  it('picks an answer up quickly (sanity bound only; npm run bench -- --only queue measures)', async () => {
     const { paths, channel } = setup();
     const c = ctx();
     const outcome = channel.raise(approval(), c);

@@ -44,6 +44,7 @@ describe('display, binding and execution use one string', () => {
     const read = readRequest(paths.pending, id);
     if (!read.ok) throw new Error(read.reason);
     const req = read.value;
+    if (req.verb !== 'approval') throw new Error('expected an approval request');
 
     // Bound on the raw string: the request holds it byte for byte, and the binding recomputes from it.
     expect(req.command).toBe(COMMAND);
