@@ -2,6 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { VERSION } from '../src/version.js';
 import { WispError } from '../src/util/errors.js';
+import { visible } from '../src/display/visible.js';
 import { SUBCOMMANDS, registerAll } from './index.js';
 
 export async function main(argv: string[]): Promise<number> {
@@ -9,7 +10,7 @@ export async function main(argv: string[]): Promise<number> {
     .description('A terminal-first agent harness: a local model gets tools, and every action passes a gate.')
     .version(VERSION, '-V, --version')
     .exitOverride()
-    .configureOutput({ writeErr: (s) => process.stderr.write(s), writeOut: (s) => process.stdout.write(s) })
+    .configureOutput({ writeErr: (s) => process.stderr.write(shownError(s)), writeOut: (s) => process.stdout.write(s) }) // an unknown option is echoed
     .showHelpAfterError('(run wisp --help for usage)');
 
   // `wisp "PROMPT"` is `wisp respond "PROMPT"`; a bare `wisp` with piped stdin reads the prompt from it.
@@ -41,10 +42,18 @@ export function exitCodeFor(err: unknown): number {
     return 64;
   }
   if (err instanceof WispError) {
-    process.stderr.write(`wisp: ${err.message}\n`);
+    process.stderr.write(`wisp: ${shownError(err.message)}\n`);
     return err.exitCode;
   }
   const message = err instanceof Error ? err.message : String(err);
-  process.stderr.write(`wisp: ${message}\n`);
+  process.stderr.write(`wisp: ${shownError(message)}\n`);
   return 1;
+}
+
+/**
+ * An error message may quote text wisp did not write — a key from a repository's .wisprc.json, a model server's
+ * error body — so it is made visible (design.md §10) before it reaches the terminal; its line breaks are kept.
+ */
+function shownError(message: string): string {
+  return visible(message, { multiline: true, maxChars: 8000 });
 }

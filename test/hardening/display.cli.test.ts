@@ -113,3 +113,23 @@ describe('the queue listings', () => {
     }
   });
 });
+
+describe('error messages that quote text wisp did not write', () => {
+  it("a repository's .wisprc.json with escapes in a key, and an unknown option with escapes: shown escaped", async () => {
+    const repo = join(dir, 'evil-repo');
+    mkdirSync(repo, { recursive: true });
+    writeFileSync(join(repo, '.wisprc.json'), '{"approval": {"\\u001b]0;pwned\\u0007\\u001b[2J\\u202e": 1}}');
+    const [config, option] = await Promise.all([
+      wispAsync(['check', '--', 'ls'], { cwd: repo, home, env: { HOME: dir } }).done,
+      wispAsync([`--fr\x1b[2J\u202eob`], { cwd: work, home }).done,
+    ]);
+    expect(config.status).toBe(64);
+    expect(config.stderr).toContain('approval.\\x1b]0;pwned\\x07\\x1b[2J<U+202E>: unknown key');
+    expect(option.status).toBe(64);
+    expect(option.stderr).toContain('--fr\\x1b[2J<U+202E>ob');
+    for (const r of [config, option]) {
+      expect(firstRaw(r.stderr)).toBeUndefined();
+      expectNoRawHostile(r.stderr, 'stderr');
+    }
+  });
+});
