@@ -2,7 +2,7 @@
 // `decisionFor`; no store, no escalation), over bench/corpus.txt, as built in dist/.
 //
 // Method: R rounds over the corpus; within a round each line is timed twice in a row — the raw tree-sitter parse of
-// the line as the gate hands it to the parser (the baseline: the parser's own floor) and then the gate's decision. A line's figure is its median over
+// the line (the baseline: the parser's own floor) and then the gate's decision. A line's figure is its median over
 // the rounds, which drops the rounds where the process was descheduled or collected garbage; p50/p99 are over the
 // lines, and decisions per second is 1 / the mean per-line figure. A whole-pass CPU-time throughput is reported
 // besides, for reference.
@@ -40,10 +40,7 @@ export async function gateBench(ctx: BenchContext): Promise<Row[]> {
   const cwd = '/tmp';
   const lines = readCorpus();
   const decide = (line: string) => decisionFor(analyzeLine(line, config, cwd), threshold);
-  // As the gate parses: with a terminating newline, except for heredocs and a trailing backslash (parse.ts,
-  // parseTerminated; ADR 0013), so the baseline is the parser's own floor for the same work.
-  const terminated = (line: string) => (line.includes('<<') || /(^|[^\\])(\\\\)*\\\s*$/.test(line) ? line : line + '\n');
-  const parseOnly = (line: string) => raw.parse(terminated(line))?.delete();
+  const parseOnly = (line: string) => raw.parse(line)?.delete();
 
   // Warm-up: let the JIT and the wasm tiers settle.
   for (let i = 0; i < (ctx.quick ? 2 : 3); i++) for (const l of lines) (parseOnly(l), decide(l));

@@ -1,4 +1,5 @@
 // The bodies of `wisp approvals list|revoke|clear`.
+import { safeJson } from '../src/display/json.js';
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import { visible } from '../src/display/visible.js';
@@ -16,7 +17,7 @@ export function listApprovals(json: boolean): void {
   const file = wispPaths().approvals;
   const entries = store().list();
   if (json) {
-    process.stdout.write(JSON.stringify(entries, null, 2) + '\n');
+    process.stdout.write(safeJson(entries, 2) + '\n');
     return;
   }
   if (entries.length === 0) {

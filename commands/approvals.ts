@@ -1,6 +1,7 @@
 // `wisp approvals …` (design.md §5). The queue's answering commands live here — `pending [--json]`,
 // `approve ID [--scope S]`, `deny ID` — and the stored-approval ones (`list`, `revoke ID`, `clear`) are added to
 // the same group from commands/approvals-store.ts. Bodies load lazily, when a subcommand runs.
+import { safeJson } from '../src/display/json.js';
 import { Option, type Command } from 'commander';
 import type { AuditContext, AuditSink } from '../src/audit/kinds.js';
 import type { WispPaths } from '../src/paths.js';
@@ -60,7 +61,7 @@ async function listPending(verb: Verb, json: boolean): Promise<void> {
   for (const r of scan.refused) process.stderr.write(`wisp: ignoring ${visible(r.file)}: ${r.reason}\n`);
   const requests = scan.live.filter((r) => r.verb === verb);
   if (json) {
-    out(JSON.stringify(requests, null, 2) + '\n');
+    out(safeJson(requests, 2) + '\n');
     return;
   }
   const tty = process.stdout.isTTY === true;

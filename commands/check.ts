@@ -1,8 +1,11 @@
 // `wisp check [--json] [--cwd DIR] -- LINE`: the gate's static decision for a command line, without running it —
 // policy, then each part's level, reasons and pattern, then run/ask/deny at the configured threshold.
-// Stored approvals are consulted only with --with-store (session answers live in a running process, never here). The parser and config loader load inside the action.
+// Stored approvals are consulted only with --with-store (session answers live in a running process, never here).
+// The parser and config loader load inside the action.
+import { safeJson } from '../src/display/json.js';
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import type { Command } from 'commander';
 import type { LineAnalysis } from '../src/gate/analyze.js';
 import type { Level, Threshold } from '../src/gate/types.js';
@@ -68,9 +71,12 @@ export async function runCheck(line: string, flags: CheckFlags): Promise<void> {
   }
   if (!isDir) throw new UsageError(`working directory does not exist: ${cwd}`);
 
-  // Start-up matters here (docs/performance.md): the parser's wasm compiles in the background while the config
-  // loads, and the config loader skips zod when there is no config file.
-  const { initParser } = await import('../src/gate/parse.js');
+  // Start-up matters here (docs/performance.md, ADR 0012): the parser's wasm compiles in the background while the
+  // config loads, and the config loader skips zod when there is no config file. A one-shot process keeps the wasm on
+  // V8's baseline compiler: one pipeline or heredoc is enough for V8 to start optimising the grammar's lexer in the
+  // background, about a second of CPU that the process would then wait for before it could exit.
+  const { initParser, parserReady: parserLoaded } = await import('../src/gate/parse.js');
+  if (!parserLoaded()) setFlagsFromString('--liftoff-only');
   const parserReady = initParser();
   parserReady.catch(() => {}); // awaited below; a failure is reported there
   const [{ loadConfigQuick }, { wispHome }, { analyzeLine, decisionFor }] = await Promise.all([
@@ -87,7 +93,7 @@ export async function runCheck(line: string, flags: CheckFlags): Promise<void> {
   let result = toCheckResult(analysis, decisionFor(analysis, threshold));
   if (flags.withStore && result.decision === 'ask') result = await withStoredApprovals(result, cwd, threshold);
   if (flags.json) {
-    process.stdout.write(JSON.stringify(result) + '\n');
+    process.stdout.write(safeJson(result) + '\n');
     return;
   }
   const { visible } = await import('../src/display/visible.js');

@@ -1,4 +1,5 @@
 // The body of `wisp logs`.
+import { safeJson } from '../src/display/json.js';
 import { formatEntry } from '../src/audit/format.js';
 import { AUDIT_KINDS } from '../src/audit/kinds.js';
 import { followEvents, isTorn, readEvents, type AuditEntry } from '../src/audit/reader.js';
@@ -23,7 +24,7 @@ export async function runLogs(flags: LogsFlags): Promise<number> {
     return kinds.some((k) => e.kind === k || e.kind.startsWith(`${k}.`));
   };
   const print = (e: AuditEntry): void => {
-    process.stdout.write((flags.json ? JSON.stringify(e) : formatEntry(e)) + '\n');
+    process.stdout.write((flags.json ? safeJson(e) : formatEntry(e)) + '\n');
   };
 
   const filter = { ...(flags.session ? { session: flags.session } : {}), ...(flags.thread ? { thread: flags.thread } : {}) };

@@ -1,4 +1,5 @@
 // The body of `wisp respond`, loaded only when the command runs.
+import { safeJson } from '../src/display/json.js';
 import { loadConfig } from '../src/config/load.js';
 import { openSession } from '../src/session/session.js';
 import { wispHome } from '../src/paths.js';
@@ -66,7 +67,7 @@ export async function runRespond(words: string[], flags: RespondFlags): Promise<
     });
     spinner.stop();
     if (flags.json) {
-      process.stdout.write(JSON.stringify({ text: result.text, refusals: result.refusals, receipt: result.receipt }, null, 2) + '\n');
+      process.stdout.write(safeJson({ text: result.text, refusals: result.refusals, receipt: result.receipt }, 2) + '\n');
     } else {
       if (!streamed) process.stdout.write(shownReply(result.text));
       if (!result.text.endsWith('\n')) process.stdout.write('\n');

@@ -6,6 +6,7 @@
 // kernel once write(2) returns, so a crash or SIGKILL of wisp loses nothing already written; only a power cut or
 // kernel crash can, which is what an fsync per line would guard against at ~70× the cost — it is opt-in, and
 // close() fsyncs (ADR 0011).
+import { safeJson } from '../display/json.js';
 import { closeSync, existsSync, fchmodSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, extname, join } from 'node:path';
@@ -101,7 +102,7 @@ class FileAudit implements AuditWriter {
       kind,
       details: isRecord(safeDetails) ? safeDetails : { value: safeDetails },
     };
-    const line = JSON.stringify(event) + '\n';
+    const line = safeJson(event) + '\n';
     try {
       this.append(line);
     } catch (err) {

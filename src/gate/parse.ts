@@ -2,7 +2,7 @@
 // Loading is async and happens once (`initParser`); parsing is synchronous. Whatever the parser cannot read becomes
 // an `unparsed` part — never dropped — so the classifier can rate it at least moderate (fail closed).
 import { createRequire } from 'node:module';
-import type { Node as TsNode, Parser as TsParser, Tree as TsTree } from 'web-tree-sitter';
+import type { Node as TsNode, Parser as TsParser } from 'web-tree-sitter';
 import type { ParsedLine, Part } from './types.js';
 import { decodeAnsiC, requote, roughSegments, unescapeDoubleQuoted, unescapeUnquoted } from './words.js';
 import { resolveCommand } from './wrappers.js';
@@ -110,7 +110,7 @@ function parseSource(source: string, ctx: Ctx, out: Part[]): void {
   }
   const p = parser!;
   const src = joinContinuations(p, source);
-  const tree = parseTerminated(p, src);
+  const tree = p.parse(src);
   if (!tree) {
     out.push(unparsedPart(source));
     return;
@@ -123,30 +123,6 @@ function parseSource(source: string, ctx: Ctx, out: Part[]): void {
   } finally {
     tree.delete();
   }
-}
-
-/**
- * Parses `src` as if it ended with a newline, where that cannot change the result. At the end of input without a
- * terminator, tree-sitter-bash keeps several parse stacks alive to the end, which makes a pipeline of three or more
- * stages 2–3× slower to parse (ADR 0013); the newline ends the statement. Nodes keep their offsets, and the Collector
- * slices the text without the newline. Not used where the newline could matter: after an odd run of backslashes
- * (it would become a line continuation, also with blanks in between, which tree-sitter reads the same way), with a
- * heredoc (its end marker on the last line is recognised only with the newline), or when the result has any error
- * (error recovery differs): then the line is parsed exactly as given.
- */
-function parseTerminated(p: TsParser, src: string): TsTree | null {
-  if (!src.includes('<<') && !endsWithOddBackslashes(src.trimEnd())) {
-    const tree = p.parse(src + '\n');
-    if (tree && !tree.rootNode.hasError) return tree;
-    tree?.delete();
-  }
-  return p.parse(src);
-}
-
-function endsWithOddBackslashes(s: string): boolean {
-  let n = 0;
-  for (let i = s.length - 1; i >= 0 && s[i] === '\\'; i--) n++;
-  return n % 2 === 1;
 }
 
 /**
