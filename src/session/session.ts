@@ -166,7 +166,6 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
       channel = opts.channelInstance;
       break;
   }
-  if (opts.channelInstance && opts.channel !== 'terminal' && opts.channel !== 'elicitation') channel = opts.channelInstance;
 
   const session = new Session(config, paths, audit, model, tools, channel, opts, queue, resultChannel, pendingInquiries);
   const sandbox = config.sandbox.enabled ? await detectSandbox() : { kind: 'none' as const, works: false, detail: 'disabled in config' };
