@@ -10,6 +10,7 @@ export const AUDIT_KINDS = [
   'classifier.verdict',
   'approval.requested',
   'approval.decided',
+  'approval.revoked',
   'inquiry.requested',
   'inquiry.decided',
   'escalation.pending',

@@ -89,6 +89,10 @@ describe('wisp approvals revoke / clear', () => {
     expect(again.status).toBe(1);
     expect(again.stderr).toMatch(/no stored approval with id deadbeef/);
     expect(run('revoke', 'not-an-id').status).toBe(64);
+    const events = readFileSync(join(home, 'logs/audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { kind: string; details: Record<string, unknown> });
+    const revoked = events.filter((e) => e.kind === 'approval.revoked');
+    expect(revoked).toHaveLength(1);
+    expect(revoked[0]!.details).toEqual({ action: 'revoke', ids: ['deadbeef'], pattern: 'npm install *', scope: 'always' });
   });
 
   it('revoke on a missing store exits 1 with a clear message', () => {
@@ -102,6 +106,9 @@ describe('wisp approvals revoke / clear', () => {
     const r = run('clear');
     expect(r.status).toBe(0);
     expect(r.stdout).toBe('cleared 3 stored approvals\n');
+    const log = readFileSync(join(home, 'logs/audit.jsonl'), 'utf8');
+    expect(log).toContain('"kind":"approval.revoked"');
+    expect(log).toContain('"ids":["0a1b2c3d","deadbeef","12345678"]');
     expect(JSON.parse(run('list', '--json').stdout)).toEqual([]);
   });
 
