@@ -5,8 +5,7 @@ import { basename } from 'node:path';
 import { visible } from '../src/display/visible.js';
 import { ApprovalStore, CorruptApprovalsError, type StoredApproval } from '../src/gate/store.js';
 import { wispPaths } from '../src/paths.js';
-import { shortId } from '../src/util/ids.js';
-import { VERSION } from '../src/version.js';
+import { recordOperatorEvent } from '../src/audit/operator.js';
 import { UsageError, WispError } from '../src/util/errors.js';
 import { quietOnClosedPipe, renderTable } from './output.js';
 
@@ -60,18 +59,18 @@ function relative(ms: number): string {
   return `${Math.round(h / 24)}d`;
 }
 
-export async function revokeApproval(id: string): Promise<void> {
+export function revokeApproval(id: string): void {
   if (!/^[0-9a-f]{8}$/.test(id)) {
     throw new UsageError(`'${visible(id, { maxChars: 40 })}' is not an approval id (8 hex digits); wisp approvals list shows them`);
   }
   const s = store();
   const entry = s.list().find((e) => e.id === id);
   if (!s.revoke(id)) throw new WispError(`no stored approval with id ${id}; wisp approvals list shows the live ones`);
-  await recordRevocation({ action: 'revoke', ids: [id], ...(entry ? { pattern: entry.pattern, scope: entry.scope } : {}) });
+  recordRevocation({ action: 'revoke', ids: [id], ...(entry ? { pattern: entry.pattern, scope: entry.scope } : {}) });
   process.stdout.write(`revoked ${id}\n`);
 }
 
-export async function clearApprovals(): Promise<void> {
+export function clearApprovals(): void {
   const s = store();
   let corrupt = false;
   try {
@@ -82,7 +81,7 @@ export async function clearApprovals(): Promise<void> {
   }
   const ids = corrupt ? [] : s.list().map((e) => e.id);
   const n = s.clear();
-  await recordRevocation({ action: 'clear', ids, ...(corrupt ? { corrupt: true } : {}) });
+  recordRevocation({ action: 'clear', ids, ...(corrupt ? { corrupt: true } : {}) });
   if (corrupt) {
     process.stdout.write(`cleared; the unreadable ${s.file} was kept beside it as ${basename(s.file)}.corrupt-<time>\n`);
     return;
@@ -94,23 +93,6 @@ export async function clearApprovals(): Promise<void> {
  * Revocations are decisions too: audited as `approval.revoked` after the store changed (a revocation only makes the
  * gate stricter, so it stands even if the log then fails — that failure is reported, exit 1).
  */
-async function recordRevocation(details: Record<string, unknown>): Promise<void> {
-  const [{ openAudit }, { loadConfig }, { ConfigSchema }] = await Promise.all([
-    import('../src/audit/writer.js'),
-    import('../src/config/load.js'),
-    import('../src/config/schema.js'),
-  ]);
-  const paths = wispPaths();
-  let audit = ConfigSchema.parse({}).audit;
-  try {
-    audit = loadConfig({ home: paths.home, cwd: process.cwd() }).config.audit;
-  } catch {
-    /* defaults: the operator may be repairing a broken config */
-  }
-  const writer = openAudit({ file: paths.audit, maxFileBytes: audit.maxFileBytes, keepFiles: audit.keepFiles, version: VERSION });
-  try {
-    writer.write('approval.revoked', details, { session: `cli-${shortId(4)}` });
-  } finally {
-    writer.close();
-  }
+function recordRevocation(details: Record<string, unknown>): void {
+  recordOperatorEvent(wispPaths(), 'approval.revoked', details);
 }

@@ -17,13 +17,13 @@ export function registerStoreSubcommands(approvals: Command): void {
     .argument('<id>', 'the approval id, from `wisp approvals list`')
     .action(async (id: string) => {
       const { revokeApproval } = await import('./approvals-store-run.js');
-      await revokeApproval(id);
+      revokeApproval(id);
     });
   approvals
     .command('clear')
     .description('Forget every stored approval (a corrupt approvals.json is kept aside as evidence)')
     .action(async () => {
       const { clearApprovals } = await import('./approvals-store-run.js');
-      await clearApprovals();
+      clearApprovals();
     });
 }

@@ -1,12 +1,9 @@
 // The bodies of `wisp config …`.
 import { existsSync, mkdirSync } from 'node:fs';
-import { openAudit } from '../src/audit/writer.js';
+import { recordOperatorEvent } from '../src/audit/operator.js';
 import { configJsonSchema, editConfig, getPath, requireKey, type ConfigChange } from '../src/config/edit.js';
 import { loadConfig, loadUserConfigRaw } from '../src/config/load.js';
-import { ConfigSchema } from '../src/config/schema.js';
 import { wispPaths } from '../src/paths.js';
-import { shortId } from '../src/util/ids.js';
-import { VERSION } from '../src/version.js';
 import type { ConfigShowFlags } from './config.js';
 
 function load() {
@@ -77,32 +74,16 @@ function edit(req: { key: string; value?: string; action: 'set' | 'unset' }): vo
 }
 
 function recordChange(paths: ReturnType<typeof wispPaths>, c: ConfigChange): void {
-  // The log's rotation sizes come from the config as it stands; a broken file (being repaired) means defaults.
-  let audit = ConfigSchema.parse({}).audit;
-  try {
-    audit = loadConfig({ home: paths.home, cwd: process.cwd() }).config.audit;
-  } catch {
-    /* defaults */
-  }
-  const writer = openAudit({ file: paths.audit, maxFileBytes: audit.maxFileBytes, keepFiles: audit.keepFiles, version: VERSION });
-  try {
-    writer.write(
-      'config.change',
-      {
-        action: c.action,
-        key: c.key,
-        before: c.before,
-        after: c.after,
-        ...(c.fileBefore !== undefined ? { fileBefore: c.fileBefore } : {}),
-        ...(c.fileAfter !== undefined ? { fileAfter: c.fileAfter } : {}),
-        file: c.file,
-        weakens: c.weakens,
-      },
-      { session: `cli-${shortId(4)}` },
-    );
-  } finally {
-    writer.close();
-  }
+  recordOperatorEvent(paths, 'config.change', {
+    action: c.action,
+    key: c.key,
+    before: c.before,
+    after: c.after,
+    ...(c.fileBefore !== undefined ? { fileBefore: c.fileBefore } : {}),
+    ...(c.fileAfter !== undefined ? { fileAfter: c.fileAfter } : {}),
+    file: c.file,
+    weakens: c.weakens,
+  });
 }
 
 export function configPath(all: boolean): void {
