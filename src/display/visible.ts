@@ -19,7 +19,16 @@ export interface VisibleOptions {
   readonly maxChars?: number;
   /** Keep real line feeds (a carriage return is still shown as `\r`). Default false: `\n` is shown as `\n`. */
   readonly multiline?: boolean;
+  /**
+   * Show a run of {@link LONG_RUN} or more of one blank character (spaces, tabs, line feeds, invisible characters) as
+   * one flagged marker, `⟨990 spaces⟩`, so a run cannot push the rest of a command out of view or past a
+   * truncation. A literal `⟨` in the text is then escaped (`<U+27E8>`), so a marker cannot be forged. Default false.
+   */
+  readonly collapseRuns?: boolean;
 }
+
+/** The shortest run of one blank character that `collapseRuns` shows as a marker. */
+export const LONG_RUN = 8;
 
 export const DEFAULT_MAX_CHARS = 2000;
 
@@ -42,8 +51,10 @@ const INVISIBLE_RANGES: ReadonlyArray<readonly [number, number]> = [
   [0x202f, 0x202f], // narrow no-break space
   [0x205f, 0x205f], // medium mathematical space
   [0x2060, 0x2064], // word joiner, invisible operators
+  [0x2065, 0x2065], // unassigned, default-ignorable (renders as nothing)
   [0x2066, 0x2069], // bidi isolates
   [0x206a, 0x206f], // deprecated format characters
+  [0x2800, 0x2800], // braille pattern blank (looks like a space, is a letter to the shell)
   [0x3000, 0x3000], // ideographic space
   [0x3164, 0x3164], // Hangul filler
   [0xfdd0, 0xfdef], // noncharacters
@@ -51,27 +62,38 @@ const INVISIBLE_RANGES: ReadonlyArray<readonly [number, number]> = [
   [0xfeff, 0xfeff], // zero-width no-break space / BOM
   [0xffa0, 0xffa0], // halfwidth Hangul filler
   [0xfff9, 0xfffb], // interlinear annotation controls
+  [0x16fe4, 0x16fe4], // Khitan small script filler
   [0x1bca0, 0x1bca3], // shorthand format controls
+  [0x1d159, 0x1d159], // musical symbol null notehead (blank)
   [0x1d173, 0x1d17a], // musical symbol format controls
   [0xe0000, 0xe007f], // tag characters ("ASCII smuggling")
   [0xe0100, 0xe01ef], // variation selectors supplement
 ];
 
+// Whatever Unicode itself calls invisible or a space, beyond the list above: default-ignorable code points (render
+// as nothing), format characters (Cf: bidi marks, prepended number signs…) and every space separator but U+0020.
+// The list stays the fast path and documents the usual suspects; this catches the rest of each class.
+const BLANK_BY_PROPERTY = /^[\p{Default_Ignorable_Code_Point}\p{Cf}\p{Zs}\p{Zl}\p{Zp}]$/u;
+
 function isInvisible(cp: number): boolean {
   if ((cp & 0xfffe) === 0xfffe) return true; // U+xFFFE / U+xFFFF noncharacters in every plane
   for (const [from, to] of INVISIBLE_RANGES) {
-    if (cp < from) return false; // ranges are sorted
+    if (cp < from) break; // ranges are sorted
     if (cp <= to) return true;
   }
-  return false;
+  return cp !== 0x20 && BLANK_BY_PROPERTY.test(String.fromCodePoint(cp));
 }
 
 function hex(cp: number, width: number): string {
   return cp.toString(16).toUpperCase().padStart(width, '0');
 }
 
+// The opening mark of a collapsed run; escaped in the text itself whenever runs are collapsed.
+const RUN_OPEN = 0x27e8;
+
 /** The escape for one code point, or undefined when it is shown as itself. */
-function escapeOf(cp: number, multiline: boolean): string | undefined {
+function escapeOf(cp: number, multiline: boolean, collapse = false): string | undefined {
+  if (collapse && cp === RUN_OPEN) return `<U+${hex(cp, 4)}>`;
   if (cp < 0x20) {
     if (cp === 0x0a && multiline) return undefined;
     return NAMED_C0[cp] ?? `\\x${hex(cp, 2).toLowerCase()}`;
@@ -121,6 +143,40 @@ export function hasHidden(text: string): boolean {
   }
 }
 
+/** Does `text` hold a run that `collapseRuns` would show as a marker? Callers use it to add a warning line. */
+export function hasLongRun(text: string): boolean {
+  try {
+    const s = toText(text);
+    for (let i = 0; i < s.length; ) {
+      const cp = codePointAt(s, i);
+      const n = runLength(s, i, cp);
+      if (n >= LONG_RUN && isBlank(cp)) return true;
+      i += n * (cp > 0xffff ? 2 : 1);
+    }
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** Characters a long run of which hides what follows: spaces, tabs, line breaks and the invisible ones. */
+function isBlank(cp: number): boolean {
+  return cp === 0x20 || cp === 0x09 || cp === 0x0a || cp === 0x0d || cp === 0x0b || cp === 0x0c || isInvisible(cp);
+}
+
+/** How many times `cp` repeats from index `i` on (counted in code points). */
+function runLength(s: string, i: number, cp: number): number {
+  const width = cp > 0xffff ? 2 : 1;
+  let n = 0;
+  while (i + n * width < s.length && codePointAt(s, i + n * width) === cp) n++;
+  return Math.max(n, 1);
+}
+
+function runMarker(cp: number, n: number): string {
+  const name = cp === 0x20 ? 'spaces' : cp === 0x09 ? 'tabs' : cp === 0x0a ? 'line feeds' : `× U+${hex(cp, 4)}`;
+  return `⟨${n} ${name}⟩`;
+}
+
 // Like String#codePointAt, but a lone surrogate comes back as itself (never paired with a stray neighbour).
 function codePointAt(s: string, i: number): number {
   const hi = s.charCodeAt(i);
@@ -136,14 +192,14 @@ function codePointAt(s: string, i: number): number {
  */
 export function visible(text: string, opts?: VisibleOptions): string {
   try {
-    return render(toText(text), opts?.multiline === true, boundOf(opts));
+    return render(toText(text), opts?.multiline === true, boundOf(opts), opts?.collapseRuns === true);
   } catch {
     return '[text could not be displayed]';
   }
 }
 
-function render(s: string, multiline: boolean, max: number): string {
-  if (PLAIN_ASCII.test(s)) {
+function render(s: string, multiline: boolean, max: number, collapse: boolean): string {
+  if (PLAIN_ASCII.test(s) && !(collapse && s.includes(' '.repeat(LONG_RUN)))) {
     return s.length <= max ? s : s.slice(0, max) + truncatedSuffix(s.length - max);
   }
   // First pass: is anything escaped? If so, backslashes are doubled too (strict form).
@@ -151,14 +207,28 @@ function render(s: string, multiline: boolean, max: number): string {
   for (let i = 0; i < s.length && !strict; i++) {
     const cp = codePointAt(s, i);
     if (cp > 0xffff) i++;
-    if (escapeOf(cp, multiline) !== undefined) strict = true;
+    if (escapeOf(cp, multiline, collapse) !== undefined) strict = true;
   }
   const out: string[] = [];
   let length = 0;
   for (let i = 0; i < s.length; i++) {
     const cp = codePointAt(s, i);
     const width = cp > 0xffff ? 2 : 1;
-    let piece = escapeOf(cp, multiline);
+    if (collapse && isBlank(cp)) {
+      const n = runLength(s, i, cp);
+      if (n >= LONG_RUN) {
+        const marker = runMarker(cp, n);
+        if (length + marker.length > max) {
+          out.push(truncatedSuffix(countCodePoints(s, i)));
+          return out.join('');
+        }
+        out.push(marker);
+        length += marker.length;
+        i += n * width - 1;
+        continue;
+      }
+    }
+    let piece = escapeOf(cp, multiline, collapse);
     if (piece === undefined) {
       if (strict && cp === 0x5c) piece = '\\\\';
       else if (strict && cp === 0x3c && s.startsWith('U+', i + 1)) piece = '\\<';

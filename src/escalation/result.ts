@@ -18,7 +18,9 @@ interface DeferredApproval {
   readonly id: string;
   readonly thread: string;
   readonly directory: string;
+  /** The part asked about, and the whole line it belongs to: an answer applies only to this part of this line. */
   readonly command: string;
+  readonly line: string;
   readonly createdAt: number;
   readonly expiresAt: number;
 }
@@ -58,6 +60,7 @@ export class ResultChannel implements EscalationChannel {
       thread,
       directory: e.request.directory,
       command: e.request.command,
+      line: e.request.line,
       createdAt: this.now(),
       expiresAt: filed.expiresAt,
     });
@@ -82,9 +85,16 @@ export class ResultChannel implements EscalationChannel {
     [...this.deferred.keys()].forEach((id) => this.forget(id));
   }
 
+  /**
+   * The deferred approval this request is the same question as: same thread, same directory, same part, same whole
+   * line. The person approved a part as it stood in one line; the same text inside another line (`rm build/a` in
+   * `rm build/a; rm build/keep`) is a different question and is filed anew.
+   */
   private find(thread: string, request: ApprovalRequest): DeferredApproval | undefined {
     for (const d of this.deferred.values()) {
-      if (d.thread === thread && d.directory === request.directory && d.command === request.command) return d;
+      if (d.thread === thread && d.directory === request.directory && d.command === request.command && d.line === request.line) {
+        return d;
+      }
     }
     return undefined;
   }

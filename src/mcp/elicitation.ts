@@ -58,8 +58,10 @@ export function approvalHeadline(request: ApprovalRequest): string {
 }
 
 export function approvalMessage(request: ApprovalRequest, opts: { timeoutMs: number; queueId?: string }): string {
-  const lines = [approvalHeadline(request), '', 'Command:', visible(request.command, { maxChars: 2000 })];
-  if (request.line !== request.command) lines.push(`Part of: ${visible(request.line, { maxChars: 2000 })}`);
+  // Long blank runs collapse to a flagged marker (⟨990 spaces⟩), so nothing can hide past the bound.
+  const shown = (t: string) => visible(t, { maxChars: 2000, collapseRuns: true });
+  const lines = [approvalHeadline(request), '', 'Command:', shown(request.command)];
+  if (request.line !== request.command) lines.push(`Part of: ${shown(request.line)}`);
   lines.push('', `Directory: ${visible(request.directory, { maxChars: 500 })}`, `Risk: ${request.level}`);
   for (const reason of request.reasons) lines.push(`- ${visible(reason, { maxChars: 200 })}`);
   lines.push(`Remembered as: ${visible(request.pattern, { maxChars: 500 })}`, '');

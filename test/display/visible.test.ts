@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MAX_CHARS, hasHidden, visible } from '../../src/display/visible.js';
+import { DEFAULT_MAX_CHARS, hasHidden, hasLongRun, LONG_RUN, visible } from '../../src/display/visible.js';
 
 // Anything a terminal would act on or hide. None of these may survive visible() raw.
-const DANGEROUS_RAW = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u00ad\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|[\u{e0000}-\u{e007f}]/u;
+const DANGEROUS_RAW =
+  /[\x00-\x09\x0b-\x1f\x7f-\x9f\u00ad\u061c\u115f\u1160\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\u2800\u3164\ufeff\uffa0]|[\u{e0000}-\u{e007f}]/u;
 
 describe('visible: each character class is shown, never stripped', () => {
   it.each([
@@ -35,6 +36,20 @@ describe('visible: each character class is shown, never stripped', () => {
     ['cancel tag', 'a\u{e007f}', 'a<U+E007F>'],
     ['lone high surrogate', 'a\ud800b', 'a<U+D800>b'],
     ['lone low surrogate', 'a\udc00b', 'a<U+DC00>b'],
+    // Blank-looking letters and fillers: a shell reads them as part of a word, a person reads a space or nothing.
+    ['braille pattern blank U+2800', 'rm\u2800-rf', 'rm<U+2800>-rf'],
+    ['Hangul choseong filler U+115F', 'a\u115fb', 'a<U+115F>b'],
+    ['Hangul jungseong filler U+1160', 'a\u1160b', 'a<U+1160>b'],
+    ['Hangul filler U+3164', 'ls\u3164x', 'ls<U+3164>x'],
+    ['halfwidth Hangul filler U+FFA0', 'ls\uffa0x', 'ls<U+FFA0>x'],
+    ['Khitan small script filler U+16FE4', 'a\u{16fe4}b', 'a<U+16FE4>b'],
+    ['musical null notehead U+1D159', 'a\u{1d159}b', 'a<U+1D159>b'],
+    ['Ogham space mark U+1680', 'a\u1680b', 'a<U+1680>b'],
+    ['Mongolian vowel separator U+180E', 'a\u180eb', 'a<U+180E>b'],
+    ['Arabic number sign U+0600 (format, by property)', 'a\u0600b', 'a<U+0600>b'],
+    ['Kaithi number sign U+110BD (format, by property)', 'a\u{110bd}b', 'a<U+110BD>b'],
+    ['Egyptian hieroglyph joiner U+13430 (format, by property)', 'a\u{13430}b', 'a<U+13430>b'],
+    ['unassigned default-ignorable U+2065', 'a\u2065b', 'a<U+2065>b'],
   ])('%s', (_name, input, expected) => {
     expect(visible(input)).toBe(expected);
     expect(hasHidden(input)).toBe(true);
@@ -129,12 +144,60 @@ describe('visible: hostile strings', () => {
 const tricky = fc
   .array(
     fc.oneof(
-      fc.constantFrom('\x1b', '\n', '\r', '\t', '\\', '<', 'U', '+', '\u202e', '\ud800', '\udc00', '😀', '\u{e0041}', '\x9b', '\u200b', 'x'),
+      fc.constantFrom('\x1b', '\n', '\r', '\t', '\\', '<', 'U', '+', '\u202e', '\ud800', '\udc00', '😀', '\u{e0041}', '\x9b', '\u200b', 'x', '\u2800', '\u3164', '⟨', ' '),
       fc.string({ unit: 'binary', maxLength: 4 }),
     ),
     { maxLength: 80 },
   )
   .map((parts) => parts.join(''));
+
+describe('visible: long blank runs, collapsed and flagged (collapseRuns)', () => {
+  it('990 spaces cannot push the end of a command out of view or past the bound', () => {
+    const cmd = `cat notes.txt${' '.repeat(990)}-o .git/config`;
+    const shown = visible(cmd, { collapseRuns: true, maxChars: 200 });
+    expect(shown).toBe('cat notes.txt⟨990 spaces⟩-o .git/config');
+    expect(hasLongRun(cmd)).toBe(true);
+    // Without the option the run is kept, and the end is cut off (what the chat and the queue used to show).
+    expect(visible(cmd, { maxChars: 200 })).not.toContain('.git/config');
+  });
+
+  it.each([
+    ['tabs', `a${'\t'.repeat(20)}b`, 'a⟨20 tabs⟩b'],
+    ['line feeds (multi-line too)', `a${'\n'.repeat(30)}b`, 'a⟨30 line feeds⟩b'],
+    ['zero-width spaces', `a${'\u200b'.repeat(12)}b`, 'a⟨12 × U+200B⟩b'],
+    ['braille blanks', `a${'\u2800'.repeat(9)}b`, 'a⟨9 × U+2800⟩b'],
+    ['no-break spaces', `a${'\u00a0'.repeat(LONG_RUN)}b`, `a⟨${LONG_RUN} × U+00A0⟩b`],
+  ])('%s', (_name, input, expected) => {
+    expect(visible(input, { collapseRuns: true })).toBe(expected);
+    expect(visible(input, { collapseRuns: true, multiline: true })).toBe(expected);
+    expect(hasLongRun(input)).toBe(true);
+  });
+
+  it('short runs stay as they are; alignment spaces in ordinary commands read naturally', () => {
+    const s = `echo "a${' '.repeat(LONG_RUN - 1)}b"`;
+    expect(visible(s, { collapseRuns: true })).toBe(s);
+    expect(hasLongRun(s)).toBe(false);
+  });
+
+  it('a marker cannot be forged: a literal ⟨ is escaped whenever runs are collapsed', () => {
+    const forged = 'rm -rf ~ ⟨990 spaces⟩';
+    const shown = visible(forged, { collapseRuns: true });
+    expect(shown).toBe('rm -rf ~ <U+27E8>990 spaces⟩');
+    expect(visible(forged)).toBe(forged); // without collapsing there are no markers to forge
+  });
+
+  it('never throws and never lets a control or invisible character through (any string, collapsed)', () => {
+    fc.assert(
+      fc.property(tricky, fc.boolean(), fc.integer({ min: -5, max: 400 }), (s, multiline, max) => {
+        const shown = visible(s + ' '.repeat(Math.abs(max) % 20), { multiline, maxChars: max, collapseRuns: true });
+        expect(shown).not.toMatch(DANGEROUS_RAW);
+        expect(shown).not.toMatch(/ {8}/);
+        if (!multiline) expect(shown).not.toContain('\n');
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
 
 describe('visible: total', () => {
   it('never throws and never lets a control or invisible character through (any string)', () => {

@@ -72,6 +72,27 @@ describe('ResultChannel', () => {
     expect((other as { id: string }).id).not.toBe(first.id);
   });
 
+  it('an answer for a part applies only inside the same whole line (rm build/a approved alone never clears rm build/a; rm build/keep)', async () => {
+    const queue = new FakeQueue();
+    const ch = new ResultChannel(new PendingEscalations(60_000), queue);
+    const part = (line: string, directory = '/w'): Escalation => ({
+      verb: 'approval',
+      request: { command: 'rm build/a', line, pattern: 'rm *', directory, level: 'moderate', reasons: ['deletes files'] },
+    });
+    const alone = (await ch.raise(part('rm build/a'), ctx())) as { kind: 'pending'; id: string };
+    queue.answers.set(alone.id, { kind: 'approved', scope: 'session' });
+    // The same part inside a different line is a new question, filed anew; the answer given for the first stays put.
+    const inOther = await ch.raise(part('rm build/a; rm build/keep'), ctx());
+    expect(inOther).toMatchObject({ kind: 'pending' });
+    expect((inOther as { id: string }).id).not.toBe(alone.id);
+    expect(queue.filed).toHaveLength(2);
+    // …and the same line, in another directory or on another thread, does not pick it up either.
+    expect(((await ch.raise(part('rm build/a', '/other'), ctx())) as { id: string }).id).not.toBe(alone.id);
+    expect(((await ch.raise(part('rm build/a'), ctx('t2'))) as { id: string }).id).not.toBe(alone.id);
+    // The original line, asked again on its thread, gets the answer that was given for it.
+    expect(await ch.raise(part('rm build/a'), ctx())).toEqual({ kind: 'approved', scope: 'session' });
+  });
+
   it('passes on a refusal from the person', async () => {
     const queue = new FakeQueue();
     const ch = new ResultChannel(new PendingEscalations(60_000), queue);

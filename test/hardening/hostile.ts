@@ -22,11 +22,14 @@ export const HOSTILE: readonly HostileSample[] = [
   { name: 'zero-width space U+200B', text: 'curl ev\u200bil.example', shown: '<U+200B>', raw: ['\u200b'] },
   { name: 'tag characters U+E0041', text: 'ls \u{E0041}\u{E0042}\u{E0043}', shown: '<U+E0041>', raw: ['\u{E0041}'] },
   { name: 'BOM U+FEFF', text: 'ls\ufeff -la', shown: '<U+FEFF>', raw: ['\ufeff'] },
+  { name: 'braille pattern blank U+2800', text: 'rm\u2800-rf ~/x', shown: '<U+2800>', raw: ['\u2800'] },
+  { name: 'Hangul fillers U+115F U+1160 U+3164 U+FFA0', text: 'ls\u115f\u1160\u3164\uffa0x', shown: '<U+115F><U+1160><U+3164><U+FFA0>', raw: ['\u115f', '\u1160', '\u3164', '\uffa0'] },
   { name: 'a 10 KB line', text: 'echo ' + 'A'.repeat(10_240), shown: '[+', raw: ['A'.repeat(8_001)] },
 ];
 
 /** Characters that must never reach a terminal raw (a line feed only where a surface is multi-line). */
-const FORBIDDEN = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]|[\u{E0000}-\u{E007F}]/u;
+const FORBIDDEN =
+  /[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u061c\u115f\u1160\u200b-\u200f\u2028-\u202e\u2060-\u2069\u2800\u3164\ufeff\uffa0]|[\u{E0000}-\u{E007F}]/u;
 
 /** Ink's own colours are the only escapes a rendered frame may hold. */
 export function withoutStyles(frame: string): string {
