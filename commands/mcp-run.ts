@@ -25,7 +25,7 @@ export async function runMcp(flags: McpFlags): Promise<number> {
   const server = await createWispMcp({
     config: loaded.config,
     channel,
-    openSession: (channelInstance) =>
+    openSession: (channelInstance, wrapChannel) =>
       openSession({
         entryPoint: 'mcp',
         cwd,
@@ -35,6 +35,7 @@ export async function runMcp(flags: McpFlags): Promise<number> {
         client: 'mcp',
         warn,
         ...(channelInstance ? { channelInstance } : {}),
+        ...(wrapChannel ? { wrapChannel } : {}),
         ...(flags.model ? { modelSpec: flags.model } : {}),
         ...(flags.tool && flags.tool.length ? { toolNames: flags.tool } : {}),
         ...(flags.tools === false ? { noTools: true } : {}),

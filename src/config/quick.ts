@@ -28,7 +28,7 @@ export const DEFAULT_CONFIG: Readonly<Config> = {
   audit: { maxFileBytes: 10485760, keepFiles: 5 },
   tools: { disabled: [], maxRounds: 24 },
   notifications: { enabled: true, perMinute: 5 },
-  mcp: { maxThreads: 32 },
+  mcp: { maxThreads: 32, taskKeepSeconds: 300 },
 };
 
 /** Like `loadConfig` (same result), but loads the validating loader only when a config file exists. */

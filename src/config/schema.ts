@@ -96,6 +96,7 @@ export const ConfigSchema = z.strictObject({
   mcp: z
     .strictObject({
       maxThreads: z.number().int().min(1).max(1024).default(32).describe('Threads kept; least recently used dropped'),
+      taskKeepSeconds: z.number().int().min(1).max(86400).default(300).describe('How long a finished MCP task is kept for tasks/result'),
     })
     .prefault({}),
 });

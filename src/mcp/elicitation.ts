@@ -41,6 +41,11 @@ export interface ElicitationOptions {
   audit?: AuditSink;
   /** The id of the tools/call being served, so the dialog is tied to it (relatedRequestId). */
   readonly currentRequestId?: () => RequestId | undefined;
+  /**
+   * The MCP task whose turn is asking, if any: its dialog is then related to the task and waits in the task's
+   * queue until the client calls tasks/result (spec 2025-11-25, tasks).
+   */
+  readonly currentTask?: () => string | undefined;
 }
 
 /** Human wording of a wait bound: `10 minutes`, `45 seconds`. */
@@ -257,12 +262,13 @@ export class ElicitationChannel implements EscalationChannel {
       read = form.read;
     }
     const relatedRequestId = this.opts.currentRequestId?.();
+    const taskId = this.opts.currentTask?.();
     let result: ElicitResult;
     try {
       result = await this.opts.server.elicitInput(params, {
         timeout: ctx.timeoutMs > 0 ? Math.min(ctx.timeoutMs, NO_TIMEOUT_MS) : NO_TIMEOUT_MS,
         ...(ctx.signal ? { signal: ctx.signal } : {}),
-        ...(relatedRequestId !== undefined ? { relatedRequestId } : {}),
+        ...(taskId !== undefined ? { relatedTask: { taskId } } : relatedRequestId !== undefined ? { relatedRequestId } : {}),
       });
     } catch (err) {
       if (ctx.signal?.aborted) return { kind: 'declined', reason: CALL_CANCELLED };

@@ -8,12 +8,16 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
+  GetTaskRequestSchema,
   ListToolsRequestSchema,
   McpError,
   type CallToolResult,
+  type CreateTaskResult,
   type RequestId,
   type ServerNotification,
   type ServerRequest,
+  type Task,
+  type TaskCreationParams,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
@@ -21,7 +25,7 @@ import { z } from 'zod';
 import type { AuditContext } from '../audit/kinds.js';
 import type { Config } from '../config/schema.js';
 import { visible } from '../display/visible.js';
-import type { ChannelName, EscalationChannel } from '../escalation/types.js';
+import type { ChannelName, Escalation, EscalationChannel } from '../escalation/types.js';
 import { initParser } from '../gate/parse.js';
 import { makeQueueChannel } from '../session/queue-wiring.js';
 import type { TurnResult } from '../session/conversation.js';
@@ -30,6 +34,8 @@ import type { ToolEvent, WispTool } from '../tools/types.js';
 import { VERSION } from '../version.js';
 import { McpChannel } from './elicitation.js';
 import { registerResources } from './resources.js';
+import { TaskAwareChannel } from './task-channel.js';
+import { TaskBook, TaskQueue } from './tasks.js';
 import { THREAD_ID, ThreadManager, type Thread } from './threads.js';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -41,17 +47,23 @@ export interface WispMcpOptions {
   readonly channel: ChannelName;
   /**
    * Opens the server's session. For the `elicitation` channel it is handed the channel to use, which must be
-   * passed on as `SessionOptions.channelInstance`.
+   * passed on as `SessionOptions.channelInstance`; `wrapChannel` must be passed on as `SessionOptions.wrapChannel`
+   * (it lets a task show `input_required` while one of its escalations waits).
    */
-  readonly openSession: (channelInstance?: EscalationChannel) => Promise<Session>;
+  readonly openSession: (channelInstance?: EscalationChannel, wrapChannel?: (c: EscalationChannel) => EscalationChannel) => Promise<Session>;
   /** Interval of "still waiting" progress lines while a person is asked. @default 10000 */
   readonly progressIntervalMs?: number;
+  /** The poll interval tasks suggest to clients (and the SDK's tasks/result waits between looks). @default 500 */
+  readonly taskPollIntervalMs?: number;
 }
 
 export interface WispMcp {
   readonly mcp: McpServer;
   readonly session: Session;
   readonly threads: ThreadManager;
+  /** Tasks opened by `respond` calls that asked for one, and their message queues. */
+  readonly tasks: TaskBook;
+  readonly taskQueue: TaskQueue;
   /** The elicitation channel, when the server uses it. */
   readonly channel?: McpChannel;
   connect(transport: Transport): Promise<void>;
@@ -161,6 +173,8 @@ function toolList(): Tool[] {
       inputSchema: jsonSchema(RespondArgs),
       outputSchema: RESPOND_OUTPUT,
       annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
+      // A client may run it as a task (poll, fetch the result later): no request timeout cuts a person's answer short.
+      execution: { taskSupport: 'optional' },
     },
     {
       name: 'close_thread',
@@ -203,17 +217,41 @@ function describeIssues(tool: string, error: z.ZodError): string {
 
 // ---------------------------------------------------------------------------------------------------------------
 
+/** Messages a task may have waiting for delivery; an escalation needs one at a time. */
+const TASK_QUEUE_MAX = 16;
+
 export async function createWispMcp(opts: WispMcpOptions): Promise<WispMcp> {
   await initParser(); // the gate parses synchronously once this is done (idempotent)
+  const config = opts.config;
+  // Tasks need the server to exist (status notifications), the server needs the book: tie them through `notify`.
+  let notify: (task: Task) => void = () => undefined;
+  const tasks = new TaskBook({
+    keepMs: config.mcp.taskKeepSeconds * 1000,
+    pollIntervalMs: opts.taskPollIntervalMs ?? 500,
+    maxRunning: config.mcp.maxThreads,
+    onStatus: (task) => notify(task),
+    onDrop: (taskId) => taskQueue.drop(taskId),
+  });
+  const taskQueue = new TaskQueue((taskId) => !tasks.isTerminal(taskId));
   const mcp = new McpServer(
     { name: 'wisp', title: 'wisp', version: VERSION },
     {
-      capabilities: { tools: { listChanged: false }, resources: {} },
+      capabilities: {
+        tools: { listChanged: false },
+        resources: {},
+        tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+      },
+      taskStore: tasks,
+      taskMessageQueue: taskQueue,
+      maxTaskQueueSize: TASK_QUEUE_MAX,
       instructions:
         "wisp runs a local model with tools behind a gate. Use the respond tool; when its result lists pending inquiries, ask your person and answer them with respond's answers on the same thread. Approvals are answered by a person in a terminal, never by you.",
     },
   );
-  const callContext = new AsyncLocalStorage<{ requestId: RequestId }>();
+  notify = (task) => {
+    mcp.server.notification({ method: 'notifications/tasks/status', params: task }).catch(() => undefined);
+  };
+  const callContext = new AsyncLocalStorage<{ requestId: RequestId; taskId?: string }>();
   const clientName = () => mcp.server.getClientVersion()?.name;
 
   let channel: McpChannel | undefined;
@@ -223,11 +261,23 @@ export async function createWispMcp(opts: WispMcpOptions): Promise<WispMcp> {
       persistDays: opts.config.approval.persistDays,
       outOfBand: opts.config.escalation.outOfBand,
       currentRequestId: () => callContext.getStore()?.requestId,
+      currentTask: () => callContext.getStore()?.taskId,
       clientName,
       ...(opts.progressIntervalMs !== undefined ? { progressIntervalMs: opts.progressIntervalMs } : {}),
     });
   }
-  const session = await opts.openSession(channel);
+  // Channels that make a turn wait for a person report the wait to the turn's task (input_required).
+  const waits = opts.channel === 'elicitation' || opts.channel === 'queue';
+  const wrap = (inner: EscalationChannel): EscalationChannel =>
+    waits
+      ? new TaskAwareChannel(inner, {
+          book: tasks,
+          queue: taskQueue,
+          currentTask: () => callContext.getStore()?.taskId,
+          describe: (e, id) => waitingLine(e, id),
+        })
+      : inner;
+  const session = await opts.openSession(channel, wrap);
   if (channel) {
     const client = session.opts.client;
     const queue = makeQueueChannel({ paths: session.paths, audit: session.audit, config: session.config, ...(client ? { client } : {}) });
@@ -248,8 +298,14 @@ export async function createWispMcp(opts: WispMcpOptions): Promise<WispMcp> {
   mcp.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name } = request.params;
     const args = request.params.arguments ?? {};
-    if (name === 'respond') return respond(args, extra);
-    if (name === 'close_thread') return closeThread(args);
+    const task = request.params.task;
+    if (name === 'respond') return respond(args, extra, task);
+    if (name === 'close_thread') {
+      if (task !== undefined) {
+        refuseArgs('close_thread', args, 'close_thread does not run as a task (only respond does); call it without task', serverCtx, ErrorCode.MethodNotFound);
+      }
+      return closeThread(args);
+    }
     const message = `unknown tool '${visible(name, { maxChars: 64 })}'; wisp offers respond and close_thread`;
     session.audit.write('mcp.request', { tool: name, arguments: args }, serverCtx);
     session.audit.write('mcp.result', { tool: name, isError: true, text: message, seconds: 0 }, serverCtx);
@@ -260,13 +316,34 @@ export async function createWispMcp(opts: WispMcpOptions): Promise<WispMcp> {
   mcp.server.oninitialized = () => {
     mcp.server.ping().catch(() => undefined);
   };
-  // A client that goes away withdraws everything it was waiting for.
-  mcp.server.onclose = () => threads.abortAll('the client disconnected');
+  // tasks/get, with an error that says whether the task expired or never existed (the SDK's says neither).
+  mcp.server.setRequestHandler(GetTaskRequestSchema, async (request) => {
+    const task = await tasks.getTask(request.params.taskId);
+    if (!task) throw invalid(tasks.missing(request.params.taskId));
+    return task;
+  });
 
-  function refuseArgs(tool: string, args: unknown, message: string, ctx: AuditContext = serverCtx): never {
+  // A client that goes away withdraws everything it was waiting for, its tasks included.
+  mcp.server.onclose = () => {
+    tasks.cancelAll('the client disconnected');
+    threads.abortAll('the client disconnected');
+  };
+
+  /** A task's status line while one of its escalations waits: what, and where a person can answer. */
+  function waitingLine(e: Escalation, id: string): string {
+    const what = e.verb === 'approval' ? `approval of ${visible(e.request.command, { maxChars: 120 })}` : "an answer to the model's question";
+    const routes: string[] = [];
+    if (channel?.dialog.available) routes.push('in the form this task sends with tasks/result');
+    if (opts.channel === 'queue' || (channel && config.escalation.outOfBand)) {
+      routes.push(`in a terminal: wisp ${e.verb === 'approval' ? 'approvals approve' : 'inquiries answer'} ${id}`);
+    }
+    return `waiting for ${what} (${id})${routes.length ? `; answer ${routes.join(', or ')}` : ''}`;
+  }
+
+  function refuseArgs(tool: string, args: unknown, message: string, ctx: AuditContext = serverCtx, code = ErrorCode.InvalidParams): never {
     session.audit.write('mcp.request', { tool, arguments: args }, ctx);
     session.audit.write('mcp.result', { tool, isError: true, text: message, seconds: 0 }, ctx);
-    throw invalid(message);
+    throw new McpError(code, message);
   }
 
   function pickTools(names: readonly string[]): WispTool[] {
@@ -279,7 +356,7 @@ export async function createWispMcp(opts: WispMcpOptions): Promise<WispMcp> {
     return [...new Set(names)].map((n) => offered.get(n)!);
   }
 
-  async function respond(raw: Record<string, unknown>, extra: Extra): Promise<CallToolResult> {
+  async function respond(raw: Record<string, unknown>, extra: Extra, task?: TaskCreationParams): Promise<CallToolResult | CreateTaskResult> {
     const started = Date.now();
     const parsed = RespondArgs.safeParse(raw);
     const givenThread = typeof raw.thread_id === 'string' && THREAD_ID.test(raw.thread_id) ? raw.thread_id : undefined;
@@ -304,6 +381,15 @@ export async function createWispMcp(opts: WispMcpOptions): Promise<WispMcp> {
         refuseArgs('respond', raw, `invalid arguments for respond: ${(err as Error).message}`, argCtx);
       }
     }
+    if (task && tasks.full) {
+      refuseArgs(
+        'respond',
+        raw,
+        `too many running tasks: ${tasks.maxRunning} (mcp.maxThreads) are still working; wait for one to finish or cancel one with tasks/cancel`,
+        thread?.ctx ?? argCtx,
+        ErrorCode.InvalidRequest,
+      );
+    }
     const created = !thread;
     if (!thread) {
       thread = threads.create(args.thread_id, {
@@ -312,22 +398,63 @@ export async function createWispMcp(opts: WispMcpOptions): Promise<WispMcp> {
       });
     }
     const t: Thread = thread;
-    session.audit.write('mcp.request', { tool: 'respond', arguments: raw, ...(created ? { created } : {}) }, t.ctx);
 
-    // Withdrawn when the client cancels this call, disconnects, or the thread is closed.
+    // Withdrawn when the client cancels this call (or its task), disconnects, or the thread is closed.
     const controller = new AbortController();
-    const onCancel = () => controller.abort(extra.signal.reason ?? new Error('the client cancelled the call'));
-    if (extra.signal.aborted) onCancel();
-    else extra.signal.addEventListener('abort', onCancel, { once: true });
     t.controllers.add(controller);
     t.busy++;
+    const release = () => {
+      t.controllers.delete(controller);
+      t.busy--;
+      if (threads.get(t.id) === t) threads.touch(t);
+    };
 
+    if (!task) {
+      session.audit.write('mcp.request', { tool: 'respond', arguments: raw, ...(created ? { created } : {}) }, t.ctx);
+      const onCancel = () => controller.abort(extra.signal.reason ?? new Error('the client cancelled the call'));
+      if (extra.signal.aborted) onCancel();
+      else extra.signal.addEventListener('abort', onCancel, { once: true });
+      try {
+        return await runTurn(t, args, created, controller, started, progressSender(extra), { requestId: extra.requestId });
+      } finally {
+        extra.signal.removeEventListener('abort', onCancel);
+        release();
+      }
+    }
+
+    // A task: answered at once; the turn runs in the background on its thread, and its result waits for tasks/result.
+    // Only tasks/cancel (or a closed thread, a disconnect, shutdown) stops it: this request is already answered.
+    const opened = tasks.open(t.id, controller);
+    const taskId = opened.taskId;
+    session.audit.write('mcp.request', { tool: 'respond', arguments: raw, task: taskId, ...(created ? { created } : {}) }, t.ctx);
     const progress = progressSender(extra);
+    const taskProgress = progress && ((message: string) => void (tasks.isTerminal(taskId) || progress(message)));
+    void runTurn(t, args, created, controller, started, taskProgress, { requestId: extra.requestId, taskId })
+      .catch((err: unknown): CallToolResult => ({
+        content: [{ type: 'text', text: `wisp could not finish this turn: ${err instanceof Error ? err.message : String(err)}` }],
+        isError: true,
+      }))
+      .then((result) => tasks.finish(taskId, result))
+      .finally(release);
+    return { task: opened };
+  }
+
+  /** One turn on a thread, after the calls queued before it; what a plain call returns and a task stores. */
+  async function runTurn(
+    t: Thread,
+    args: RespondArgs,
+    created: boolean,
+    controller: AbortController,
+    started: number,
+    progress: ((message: string) => void) | undefined,
+    call: { requestId: RequestId; taskId?: string },
+  ): Promise<CallToolResult> {
+    const task = call.taskId !== undefined ? { task: call.taskId } : {};
     try {
       const result = await t.serial(async () => {
         controller.signal.throwIfAborted();
         threads.touch(t);
-        return callContext.run({ requestId: extra.requestId }, () =>
+        return callContext.run(call, () =>
           t.conversation.turn(args.prompt, {
             signal: controller.signal,
             ...(progress ? { onProgress: progress, onEvent: (e: ToolEvent) => progress(eventLine(e)) } : {}),
@@ -339,20 +466,19 @@ export async function createWispMcp(opts: WispMcpOptions): Promise<WispMcp> {
       const content: CallToolResult['content'] = [{ type: 'text', text: result.text }];
       const note = noteFor(t.id, structured);
       if (note) content.push({ type: 'text', text: note });
-      session.audit.write('mcp.result', { tool: 'respond', isError: false, text: result.text, seconds: seconds(started) }, t.ctx);
+      session.audit.write('mcp.result', { tool: 'respond', isError: false, text: result.text, seconds: seconds(started), ...task }, t.ctx);
       return { content, structuredContent: structured };
     } catch (err) {
       const cancelled = controller.signal.aborted;
       const message = cancelled
         ? `cancelled: ${reasonText(controller.signal.reason)}`
         : `wisp could not finish this turn: ${err instanceof Error ? err.message : String(err)}`;
-      session.audit.write('mcp.result', { tool: 'respond', isError: true, text: message, seconds: seconds(started), ...(cancelled ? { cancelled } : {}) }, t.ctx);
+      session.audit.write(
+        'mcp.result',
+        { tool: 'respond', isError: true, text: message, seconds: seconds(started), ...(cancelled ? { cancelled } : {}), ...task },
+        t.ctx,
+      );
       return { content: [{ type: 'text', text: message }], isError: true };
-    } finally {
-      extra.signal.removeEventListener('abort', onCancel);
-      t.controllers.delete(controller);
-      t.busy--;
-      if (threads.get(t.id) === t) threads.touch(t);
     }
   }
 
@@ -380,11 +506,15 @@ export async function createWispMcp(opts: WispMcpOptions): Promise<WispMcp> {
     mcp,
     session,
     threads,
+    tasks,
+    taskQueue,
     ...(channel ? { channel } : {}),
     connect: (transport) => mcp.connect(transport),
     async close(reason = 'done') {
       if (closed) return;
       closed = true;
+      tasks.cancelAll('the server is shutting down');
+      tasks.clear();
       threads.abortAll('the server is shutting down');
       threads.dropAll('shutdown');
       session.end(reason);

@@ -46,6 +46,8 @@ export interface SessionOptions {
   readonly warn?: (message: string) => void;
   /** Reuse an audit sink (MCP threads share the server's file). */
   readonly audit?: AuditSink;
+  /** Wraps the resolved channel (MCP tasks watch their escalations through it); the name must stay the same. */
+  readonly wrapChannel?: (channel: EscalationChannel) => EscalationChannel;
 }
 
 export class Session {
@@ -166,6 +168,7 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
       channel = opts.channelInstance;
       break;
   }
+  if (opts.wrapChannel) channel = opts.wrapChannel(channel);
 
   const session = new Session(config, paths, audit, model, tools, channel, opts, queue, resultChannel, pendingInquiries);
   const sandbox = config.sandbox.enabled ? await detectSandbox() : { kind: 'none' as const, works: false, detail: 'disabled in config' };

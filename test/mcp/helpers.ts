@@ -80,6 +80,7 @@ export interface HarnessOptions {
   readonly config?: (c: Config) => void;
   readonly dirs?: Dirs;
   readonly progressIntervalMs?: number;
+  readonly taskPollIntervalMs?: number;
 }
 
 export async function startHarness(opts: HarnessOptions): Promise<Harness> {
@@ -95,7 +96,8 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
     config,
     channel,
     ...(opts.progressIntervalMs !== undefined ? { progressIntervalMs: opts.progressIntervalMs } : {}),
-    openSession: async (channelInstance) => {
+    ...(opts.taskPollIntervalMs !== undefined ? { taskPollIntervalMs: opts.taskPollIntervalMs } : {}),
+    openSession: async (channelInstance, wrapChannel) => {
       const session = await openSession({
         entryPoint: 'mcp',
         cwd: dirs.work,
@@ -107,6 +109,7 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
         modelSpec: `script:${script}`,
         warn: () => undefined,
         ...(channelInstance ? { channelInstance } : {}),
+        ...(wrapChannel ? { wrapChannel } : {}),
       });
       // Record what each conversation's model is given.
       const base = session.model;
