@@ -1,60 +1,23 @@
 // `wisp mcp` as the built CLI over stdio, with the SDK's stdio client; queue answers come from
 // `wisp approvals approve|deny ID` run under a pseudo-terminal (they refuse without one).
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listPending } from '../../src/escalation/queue.js';
 import type { RespondStructured } from '../../src/mcp/server.js';
-import { makeDirs, run, say, waitFor, writeScript, type Dirs, type ElicitHandler } from './helpers.js';
+import { answerFromTerminal, bin, connect, ensureBuilt } from './cli.js';
+import { makeDirs, run, say, waitFor, writeScript, type Dirs } from './helpers.js';
 
-const root = resolve(import.meta.dirname, '..', '..');
-const bin = join(root, 'dist', 'bin', 'wisp.js');
-
-beforeAll(() => {
-  // Build unless dist is newer than every source file this test depends on.
-  const newest = ['src/mcp/server.ts', 'src/mcp/elicitation.ts', 'src/mcp/threads.ts', 'src/mcp/resources.ts', 'commands/mcp.ts', 'commands/mcp-run.ts']
-    .map((f) => statSync(join(root, f)).mtimeMs)
-    .reduce((a, b) => Math.max(a, b), 0);
-  const built = statSync(join(root, 'dist', 'src', 'mcp', 'server.js'), { throwIfNoEntry: false })?.mtimeMs ?? 0;
-  if (!existsSync(bin) || built < newest) {
-    execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
-  }
-}, 120_000);
+beforeAll(ensureBuilt, 120_000);
 
 const dirsList: Dirs[] = [];
 afterAll(() => dirsList.forEach((d) => d.cleanup()));
 
-async function connect(dirs: Dirs, args: string[], elicit?: ElicitHandler): Promise<Client> {
-  const client = new Client({ name: 'stdio-test', version: '1' }, { capabilities: elicit ? { elicitation: { form: {} } } : {} });
-  if (elicit) client.setRequestHandler(ElicitRequestSchema, elicit);
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [bin, 'mcp', ...args],
-    cwd: dirs.work,
-    env: { ...(process.env as Record<string, string>), WISP_HOME: dirs.home },
-    stderr: 'pipe',
-  });
-  await client.connect(transport);
-  return client;
-}
-
 const respond = (c: Client, args: Record<string, unknown>) =>
   c.callTool({ name: 'respond', arguments: args }, undefined, { timeout: 60_000 }) as Promise<CallToolResult & { structuredContent: RespondStructured }>;
-
-/** `wisp approvals approve|deny ID` with a pseudo-terminal on stdin, as a person would run it. */
-function answerFromTerminal(dirs: Dirs, verb: 'approve' | 'deny', id: string): { status: number | null; out: string } {
-  const r = spawnSync('script', ['-qec', `${process.execPath} ${bin} approvals ${verb} ${id}`, '/dev/null'], {
-    cwd: dirs.work,
-    env: { ...process.env, WISP_HOME: dirs.home },
-    encoding: 'utf8',
-    timeout: 20_000,
-  });
-  return { status: r.status, out: `${r.stdout}${r.stderr}` };
-}
 
 function fresh(): Dirs {
   const d = makeDirs();

@@ -36,7 +36,7 @@ const isTimeout = (err: unknown) => err instanceof McpError && err.code === Erro
 export interface PollLog {
   /** Every status tasks/get returned, in order (repeats collapsed). */
   readonly statuses: Task['status'][];
-  /** tasks/result calls that ran into the client's own timeout. */
+  /** Requests (tasks/result, or a slow tasks/get) that ran into the client's own timeout. */
   timeouts: number;
   /** Status messages seen while input was required. */
   readonly waitingLines: string[];
@@ -60,7 +60,15 @@ export async function followTask(
   };
   for (;;) {
     if (Date.now() > deadline) throw new Error(`task ${taskId} did not end in time; saw ${log.statuses.join(' → ')}`);
-    const task = await getTask(client, taskId, opts.timeout);
+    let task: Task;
+    try {
+      task = await getTask(client, taskId, opts.timeout);
+    } catch (err) {
+      // A client with a short timeout retries a slow poll; it does not give up on the task.
+      if (!isTimeout(err)) throw err;
+      log.timeouts++;
+      continue;
+    }
     seen(task);
     if (task.status === 'completed' || task.status === 'failed' || task.status === 'cancelled') {
       return { result: await taskResult(client, taskId, opts.timeout), task, log };
