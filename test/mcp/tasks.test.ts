@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
-import { CallToolResultSchema, ErrorCode, McpError, RELATED_TASK_META_KEY } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, CreateTaskResultSchema, ErrorCode, McpError, RELATED_TASK_META_KEY } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { answerRequest, listPending } from '../../src/escalation/queue.js';
 import { TaskBook, TaskQueue } from '../../src/mcp/tasks.js';
@@ -259,6 +259,36 @@ describe('respond as a task', () => {
     const { result, task: end } = await followTask(h.client, task.taskId, { timeout: 10_000 });
     expect(end.status).toBe('failed');
     expect(result.content[0]).toMatchObject({ text: 'cancelled: thread closing closed' });
+  });
+});
+
+describe('other channels and progress under tasks', () => {
+  it('--escalation queue: the task shows input_required with the terminal route only, and completes when answered', async () => {
+    const h = await harness({ channel: 'queue', responses: [run('touch q-task'), say('done')], elicit: accept('once') });
+    const task = await startTask(h.client, { prompt: 'go', thread_id: 'q' });
+    const waiting = await waitForTask(h.client, task.taskId, (t) => t.status === 'input_required');
+    const request = await waitFor(() => listPending(h.dirs.paths, 'approval')[0]);
+    expect(waiting.statusMessage).toBe(`waiting for approval of touch q-task (${request.id}); answer in a terminal: wisp approvals approve ${request.id}`);
+    answerRequest(h.dirs.paths, request, { decision: 'once' }, { via: 'cli' });
+    const { result, log } = await followTask(h.client, task.taskId, { timeout: 10_000 });
+    expect(log.statuses.at(-1)).toBe('completed');
+    expect(result.structuredContent.refusals).toEqual([]);
+    expect(h.elicitations).toEqual([]); // the queue channel never sends forms, task or not
+  });
+
+  it('progress notifications for the task continue after the task was created, until it ends', async () => {
+    const h = await harness({ responses: [run('touch p-task'), say('done')], progressIntervalMs: 50 });
+    const messages: string[] = [];
+    const created = await h.client.request(
+      { method: 'tools/call', params: { name: 'respond', arguments: { prompt: 'go', thread_id: 'p' }, task: {} } },
+      CreateTaskResultSchema,
+      { timeout: 10_000, onprogress: (p) => void messages.push(p.message ?? '') },
+    );
+    const request = await waitFor(() => listPending(h.dirs.paths, 'approval')[0]);
+    await waitFor(() => messages.some((m) => m.startsWith('still waiting for approval of touch p-task')));
+    answerRequest(h.dirs.paths, request, { decision: 'once' }, { via: 'cli' });
+    await followTask(h.client, created.task.taskId, { timeout: 10_000 });
+    expect(messages.some((m) => m.includes('touch p-task') && m.includes('approved'))).toBe(true);
   });
 });
 
