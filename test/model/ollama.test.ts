@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { defaultConfig } from '../../src/config/schema.js';
 import { createModel } from '../../src/model/index.js';
 import { OllamaModel } from '../../src/model/ollama.js';
@@ -22,6 +22,7 @@ beforeEach(async () => {
   fake = await startFakeLlm();
 });
 afterEach(async () => {
+  vi.unstubAllGlobals();
   await fake.close();
 });
 
@@ -43,6 +44,26 @@ async function expectKind(p: Promise<unknown>, kind: ModelErrorKind): Promise<Mo
   const err = await failure(p);
   expect(err.kind, err.message).toBe(kind);
   return err;
+}
+
+const CONTENT_TYPE = 'application/x-ndjson';
+
+/**
+ * A fetch whose reply head and first chunk are already there when it resolves, then nothing more: the silence
+ * timer can only fire after the head was read, however loaded the machine is (a real server's head can arrive after
+ * a starved event loop runs its timers first, which made this case read as "did not answer").
+ */
+function stallingFetch(first: string): typeof fetch {
+  return (async (_url: unknown, init?: RequestInit) => {
+    const signal = init?.signal ?? undefined;
+    const body = new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(new TextEncoder().encode(first));
+        signal?.addEventListener('abort', () => c.error(signal.reason), { once: true });
+      },
+    });
+    return new Response(body, { status: 200, headers: { 'content-type': CONTENT_TYPE } });
+  }) as typeof fetch;
 }
 
 describe('ollama backend: a tool call, then a reply', () => {
@@ -239,7 +260,7 @@ describe('ollama backend: failures', () => {
   });
 
   it('a stream that stalls → timeout', async () => {
-    fake.set({ fault: 'stall' });
+    vi.stubGlobal('fetch', stallingFetch('{"model":"qwen3:8b","message":{"role":"assistant","content":"Hel"},"done":false}\n'));
     const started = Date.now();
     const err = await expectKind(model(300).generate(START, { tools: [] }), 'timeout');
     expect(Date.now() - started).toBeLessThan(2000);

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { defaultConfig } from '../../src/config/schema.js';
 import { createModel } from '../../src/model/index.js';
 import { OpenAIModel } from '../../src/model/openai.js';
@@ -27,6 +27,7 @@ beforeEach(async () => {
   fake = await startFakeLlm();
 });
 afterEach(async () => {
+  vi.unstubAllGlobals();
   await fake.close();
 });
 
@@ -44,6 +45,26 @@ async function expectKind(p: Promise<unknown>, kind: ModelErrorKind): Promise<Mo
     return e;
   }
   throw new Error('expected the call to fail');
+}
+
+const CONTENT_TYPE = 'text/event-stream';
+
+/**
+ * A fetch whose reply head and first chunk are already there when it resolves, then nothing more: the silence
+ * timer can only fire after the head was read, however loaded the machine is (a real server's head can arrive after
+ * a starved event loop runs its timers first, which made this case read as "did not answer").
+ */
+function stallingFetch(first: string): typeof fetch {
+  return (async (_url: unknown, init?: RequestInit) => {
+    const signal = init?.signal ?? undefined;
+    const body = new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(new TextEncoder().encode(first));
+        signal?.addEventListener('abort', () => c.error(signal.reason), { once: true });
+      },
+    });
+    return new Response(body, { status: 200, headers: { 'content-type': CONTENT_TYPE } });
+  }) as typeof fetch;
 }
 
 describe('openai backend: a tool call, then a reply', () => {
@@ -249,7 +270,7 @@ describe('openai backend: failures', () => {
   });
 
   it('a stream that stalls → timeout', async () => {
-    fake.set({ fault: 'stall' });
+    vi.stubGlobal('fetch', stallingFetch('data: {"choices":[{"index":0,"delta":{"content":"Hel"}}]}\n\n'));
     const started = Date.now();
     await expectKind(model(300).generate(START, { tools: [] }), 'timeout');
     expect(Date.now() - started).toBeLessThan(2000);
