@@ -17,6 +17,7 @@ import {
   type SandboxDetection,
   type SandboxKind,
 } from '../gate/sandbox.js';
+import { homeDirectories } from '../sandbox/contain.js';
 import { signalGroup, trackGroup, untrackGroup } from './group.js';
 import { TailBuffer } from './tail.js';
 
@@ -28,6 +29,8 @@ export interface RunOptions {
   /** $WISP_HOME: kept read-only inside the sandbox; created (0700) if missing. */
   wispHome: string;
   sandbox: { enabled: boolean; allowNetwork: boolean; writablePaths: readonly string[] };
+  /** The gate allowed the line unasked: run it contained (read-only, no network). See docs/trust.md. */
+  contained?: boolean;
   /** Wall-clock limit; 0 or less means none. */
   timeoutMs: number;
   /** Tail kept per stream, in bytes. */
@@ -95,7 +98,7 @@ export async function runCommand(line: string, opts: RunOptions): Promise<RunRes
     if (!detection.works || detection.kind === 'none') {
       return notRun({ sandboxRefusal: sandboxUnavailableMessage(detection) });
     }
-    if (!opts.sandbox.allowNetwork && detection.isolatesNetwork === false) {
+    if ((opts.contained || !opts.sandbox.allowNetwork) && detection.isolatesNetwork === false) {
       return notRun({ sandboxRefusal: networkUnavailableMessage(detection) });
     }
     kind = detection.kind;
@@ -116,6 +119,9 @@ export async function runCommand(line: string, opts: RunOptions): Promise<RunRes
         allowNetwork: opts.sandbox.allowNetwork,
         cwd: opts.cwd,
         sandboxPath,
+        ...(opts.contained
+          ? { contained: true, homes: homeDirectories(opts.env ?? process.env), path: (opts.env ?? process.env).PATH ?? '' }
+          : {}),
       },
       line,
     );

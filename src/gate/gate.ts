@@ -82,6 +82,11 @@ export type GateDecision =
       /** One human line per part: `safe by rules`, `approved (session)`, … */
       readonly notes: readonly string[];
       readonly approvals: readonly ApprovalRecord[];
+      /**
+       * True when every part was allowed only because it is below the approval threshold: no person, no `--yes`,
+       * no session or stored approval was needed. Such a line runs contained (read-only, no network; docs/trust.md).
+       */
+      readonly unasked: boolean;
     }
   | {
       readonly allowed: false;
@@ -143,6 +148,7 @@ export class Gate {
     const notes: string[] = [];
     const approvals: ApprovalRecord[] = [];
     const multi = analysis.parts.length > 1;
+    let unasked = true;
     for (const part of analysis.parts) {
       audit.write(
         'classifier.verdict',
@@ -178,8 +184,9 @@ export class Gate {
         };
       }
       notes.push(outcome.note);
+      if (!outcome.unasked) unasked = false;
     }
-    return { allowed: true, analysis, notes, approvals };
+    return { allowed: true, analysis, notes, approvals, unasked };
   }
 
   private async clearPart(
@@ -187,7 +194,7 @@ export class Gate {
     req: GateRequest,
     approvals: ApprovalRecord[],
   ): Promise<
-    | { allowed: true; note: string }
+    | { allowed: true; note: string; unasked: boolean }
     | {
         allowed: false;
         note: string;
@@ -202,17 +209,18 @@ export class Gate {
     const dangerous = part.level === 'dangerous';
 
     if (!thresholdAsks(part.level, config.approval.threshold)) {
-      return { allowed: true, note: part.knownSafe ? 'safe by rules' : `${part.level}, below the approval threshold` };
+      const note = part.knownSafe ? 'safe by rules' : `${part.level}, below the approval threshold`;
+      return { allowed: true, note, unasked: true };
     }
     if (req.turnApprovals.has(dir, part.pattern)) {
       audit.write('approval.decided', { command: part.text, pattern: part.pattern, decision: 'cached-turn', scope: 'once' }, req.ctx);
       approvals.push({ command: part.text, level: part.level, decision: 'cached-turn', scope: 'once' });
-      return { allowed: true, note: 'approved (once, this turn)' };
+      return { allowed: true, note: 'approved (once, this turn)', unasked: false };
     }
     if (sessionApprovals.has(dir, part.pattern)) {
       audit.write('approval.decided', { command: part.text, pattern: part.pattern, decision: 'cached', scope: 'session' }, req.ctx);
       approvals.push({ command: part.text, level: part.level, decision: 'cached', scope: 'session' });
-      return { allowed: true, note: 'approved (session)' };
+      return { allowed: true, note: 'approved (session)', unasked: false };
     }
     if (!dangerous && store) {
       let stored: ReturnType<StoreLike['find']>;
@@ -231,7 +239,7 @@ export class Gate {
           req.ctx,
         );
         approvals.push({ command: part.text, level: part.level, decision });
-        return { allowed: true, note: 'allowed by your standing approval' };
+        return { allowed: true, note: 'allowed by your standing approval', unasked: false };
       }
     }
 
@@ -339,7 +347,7 @@ export class Gate {
           ...(downgradedFrom ? { downgradedFrom } : {}),
         });
         const kept = downgradedFrom ? `${scope}; a dangerous command is kept for this session only` : scope;
-        return { allowed: true, note: `approved (${kept})` };
+        return { allowed: true, note: `approved (${kept})`, unasked: false };
       }
       case 'declined': {
         // A person (or --yes) saying no is an answer; no operator, a failed request or a cancelled call is not.

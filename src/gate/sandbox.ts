@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { accessSync, constants, existsSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
+import { containedMounts, homeDirectories } from '../sandbox/contain.js';
 
 export type SandboxKind = 'bwrap' | 'sandbox-exec' | 'none';
 
@@ -50,6 +51,15 @@ export interface SandboxOptions {
   readonly sandboxPath?: string;
   /** @default {@link defaultShell}() */
   readonly shell?: string;
+  /**
+   * The line runs unasked (the gate's `unasked`): every file system read-only, only a private empty /tmp writable,
+   * no network, whatever the config says.
+   */
+  readonly contained?: boolean;
+  /** Home directories hidden from a contained run. @default {@link homeDirectories}() */
+  readonly homes?: readonly string[];
+  /** The command's PATH, for the tool directories a contained run keeps under a hidden home. */
+  readonly path?: string;
 }
 
 /** What runs the command line: a file and its arguments, ready for spawn. */
@@ -266,6 +276,21 @@ export function sandboxArgv(kind: SandboxKind, opts: SandboxOptions, commandLine
 
 function bwrapArgs(opts: SandboxOptions, shell: string, line: string): string[] {
   const args = bwrapBase();
+  if (opts.contained) {
+    args.push(
+      ...containedMounts({
+        project: opts.launchDir,
+        cwd: opts.cwd,
+        wispHome: opts.wispHome,
+        homes: opts.homes ?? homeDirectories(),
+        tmpDirs: ['/tmp', opts.tmpDir],
+        ...(opts.path !== undefined ? { path: opts.path } : {}),
+      }),
+    );
+    args.push(...BWRAP_ISOLATION, '--unshare-net');
+    args.push('--chdir', canonicalPath(opts.cwd), '--', shell, ...shellArgs(line));
+    return args;
+  }
   for (const root of writableRoots(opts)) args.push('--bind', root, root);
   // After the writable binds: a later mount covers an earlier one, so this wins even when $WISP_HOME lies under
   // the launch dir or /tmp.

@@ -42,7 +42,8 @@ export const runCommandTool: WispTool<typeof schema> = {
         workingDirectory: cwd,
         verdict: 'allowed',
         sandbox: config.sandbox.enabled,
-        network: config.sandbox.allowNetwork,
+        network: decision.unasked ? false : config.sandbox.allowNetwork,
+        contained: decision.unasked,
       },
       ctx.ctx,
     );
@@ -51,6 +52,7 @@ export const runCommandTool: WispTool<typeof schema> = {
       launchDir: ctx.launchDir,
       wispHome: ctx.paths.home,
       sandbox: config.sandbox,
+      contained: decision.unasked,
       timeoutMs: config.commands.timeoutSeconds * 1000,
       maxOutputBytes: config.commands.maxOutputBytes,
       ...(ctx.signal ? { signal: ctx.signal } : {}),

@@ -1,0 +1,74 @@
+// Which files and directories hold secrets, by name. The containment covers them in a contained run and read_file
+// asks before reading them. Data, not heuristics on content: a name is checked, never a file's text.
+import { basename } from 'node:path';
+
+/** Directories whose whole content is credentials (found in a home directory or in a project). */
+export const SECRET_DIRS: readonly string[] = [
+  '.ssh',
+  '.aws',
+  '.gnupg',
+  '.azure',
+  '.kube',
+  '.docker',
+  '.password-store',
+  '.gcloud',
+  '.terraform.d',
+  '.vault',
+];
+
+/** Directories that hold secrets only when they sit directly in a home directory (`~/.config`, not `src/.config`). */
+export const HOME_SECRET_DIRS: readonly string[] = [...SECRET_DIRS, '.config', '.local/share/keyrings', '.mozilla', '.pki'];
+
+/** Exact file names that hold credentials. */
+const SECRET_FILES = new Set([
+  '.netrc',
+  '_netrc',
+  '.npmrc',
+  '.pypirc',
+  '.git-credentials',
+  '.pgpass',
+  '.my.cnf',
+  '.vault-token',
+  '.boto',
+  '.terraformrc',
+  '.envrc',
+  '.htpasswd',
+  'credentials',
+  'credentials.json',
+  'secrets.json',
+  'secrets.yaml',
+  'secrets.yml',
+  'id_rsa',
+  'id_dsa',
+  'id_ecdsa',
+  'id_ed25519',
+  'id_ecdsa_sk',
+  'id_ed25519_sk',
+]);
+
+/** Endings of key and keystore files. */
+const SECRET_SUFFIXES = ['.pem', '.key', '.p12', '.pfx', '.jks', '.keystore', '.kdbx', '.gpg', '.asc'];
+
+/**
+ * True for a file name that holds or likely holds a secret: `.env` and every `.env.*` / `*.env`, key files, the
+ * known credential files. Public halves of keys (`id_rsa.pub`) are not secret.
+ */
+export function isSecretFileName(name: string): boolean {
+  const n = name.toLowerCase();
+  if (n.endsWith('.pub')) return false;
+  if (n === '.env' || n.startsWith('.env.') || n.endsWith('.env')) return true;
+  if (SECRET_FILES.has(n)) return true;
+  if (/^id_(rsa|dsa|ecdsa|ed25519)(_sk)?[-_.]/.test(n)) return true;
+  return SECRET_SUFFIXES.some((s) => n.endsWith(s));
+}
+
+export function isSecretDirName(name: string): boolean {
+  return SECRET_DIRS.includes(name.toLowerCase());
+}
+
+/** True when any component of `path` is a secret directory, or its last component a secret file name. */
+export function isSecretPath(path: string): boolean {
+  const parts = path.split('/').filter(Boolean);
+  if (parts.some((p) => isSecretDirName(p))) return true;
+  return isSecretFileName(basename(path));
+}
