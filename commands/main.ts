@@ -4,20 +4,31 @@ import { VERSION } from '../src/version.js';
 import { WispError } from '../src/util/errors.js';
 import { visible } from '../src/display/visible.js';
 import { SUBCOMMANDS, registerAll } from './index.js';
+import { nearestCommand, typoMessage, usageLine } from './usage.js';
 
 export async function main(argv: string[]): Promise<number> {
   const program = new Command('wisp')
     .description('A terminal-first agent harness: a local model gets tools, and every action passes a gate.')
     .version(VERSION, '-V, --version')
     .exitOverride()
-    .configureOutput({ writeErr: (s) => process.stderr.write(shownError(s)), writeOut: (s) => process.stdout.write(s) }) // an unknown option is echoed
-    .showHelpAfterError('(run wisp --help for usage)');
+    // Help goes out as commander writes it; its error lines are rewritten as wisp's own (usageLine, below).
+    .configureOutput({
+      writeErr: (s) => process.stderr.write(shownError(s)),
+      writeOut: (s) => process.stdout.write(s),
+      outputError: () => {},
+    });
 
   // `wisp "PROMPT"` is `wisp respond "PROMPT"`; a bare `wisp` with piped stdin reads the prompt from it.
   const first = argv[0];
   let args = argv;
   const programFlags = ['-h', '--help', '-V', '--version'];
   if (first !== undefined && !SUBCOMMANDS.includes(first) && first !== 'help' && !programFlags.includes(first)) {
+    // A mistyped subcommand is not a prompt: `wisp doctr` must not cost a model turn (`wisp -- doctr` still is one).
+    const meant = nearestCommand(first, SUBCOMMANDS, argv.length === 1);
+    if (meant !== undefined) {
+      process.stderr.write(`wisp: ${shownError(typoMessage(argv, meant))}\n`);
+      return 64;
+    }
     args = ['respond', ...argv];
   } else if (first === undefined && !process.stdin.isTTY) {
     args = ['respond'];
@@ -32,8 +43,32 @@ export async function main(argv: string[]): Promise<number> {
     await program.parseAsync(args, { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (err) {
+    if (err instanceof CommanderError && isUsageError(err)) {
+      const command = args[0] !== undefined && SUBCOMMANDS.includes(args[0]) ? args[0] : undefined;
+      const path = commandPath(program, args).join(' ') || undefined;
+      const line = usageLine(err.code, err.message, { argv, command, implicitRespond: args !== argv, commands: SUBCOMMANDS, ...(path ? { path } : {}) });
+      process.stderr.write(`wisp: ${shownError(line)}\n`);
+    }
     return exitCodeFor(err);
   }
+}
+
+/** The subcommand words of `args` that name commands (`config set`), for the help hint. */
+function commandPath(program: Command, args: readonly string[]): string[] {
+  const path: string[] = [];
+  let cmd = program;
+  for (const word of args) {
+    const sub = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    if (!sub) break;
+    path.push(sub.name());
+    cmd = sub;
+  }
+  return path;
+}
+
+/** commander's own errors (unknown option, missing argument …), as opposed to help or version output. */
+function isUsageError(err: CommanderError): boolean {
+  return err.exitCode !== 0 && err.code !== 'commander.help' && err.code !== 'commander.helpDisplayed' && err.code !== 'commander.version';
 }
 
 export function exitCodeFor(err: unknown): number {

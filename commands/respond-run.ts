@@ -1,5 +1,7 @@
 // The body of `wisp respond`, loaded only when the command runs.
+import { setFlagsFromString } from 'node:v8';
 import { safeJson } from '../src/display/json.js';
+import { parserReady } from '../src/gate/parse.js';
 import { loadConfig } from '../src/config/load.js';
 import { openSession } from '../src/session/session.js';
 import { wispHome } from '../src/paths.js';
@@ -28,6 +30,10 @@ export async function runRespond(words: string[], flags: RespondFlags): Promise<
     fallback: 'deny',
     face: 'wisp respond',
   });
+  // One turn, then exit: keep the parser's wasm on V8's baseline compiler, as `wisp check` does (ADR 0012, 0030).
+  // Otherwise V8 starts optimising the grammar after the first few parses, and the process waits seconds for that
+  // background work before it can exit, long after the reply was printed.
+  if (!parserReady()) setFlagsFromString('--liftoff-only');
   const session = await openSession({
     entryPoint: 'respond',
     cwd,
@@ -78,7 +84,7 @@ export async function runRespond(words: string[], flags: RespondFlags): Promise<
     return 0;
   } catch (err) {
     spinner.stop();
-    session.end('error');
+    session.fail(err);
     throw err;
   }
 }

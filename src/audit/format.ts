@@ -177,7 +177,7 @@ export function summarize(kind: string, d: Details, max = 160): string {
     case 'notification':
       return join(str(d, 'outcome', 20), str(d, 'title', 80), str(d, 'reason', max), escalation(d));
     case 'error':
-      return join(str(d, 'message', max), str(d, 'context', 80));
+      return join(str(d, 'message', max), str(d, 'context', 80), str(d, 'tool', 40), str(d, 'model', 80));
     default:
       return Object.keys(d).length > 0 ? safe(d, max) : '';
   }

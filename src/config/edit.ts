@@ -7,6 +7,13 @@ import { DEFAULT_DENY } from '../gate/defaults.js';
 import { ConfigSchema, THRESHOLDS, type Config } from './schema.js';
 import { describeIssues, parseLayer, updateUserConfig } from './load.js';
 import { isPlainObject } from './merge.js';
+import { editDistance } from '../util/edit-distance.js';
+import { BACKENDS, parseModelSpec } from '../model/index.js';
+import { loadScript } from '../model/script.js';
+import { ModelError } from '../model/types.js';
+import { acceptedUrl, httpUrlProblem } from './url.js';
+
+export { editDistance };
 
 /** What `wisp config` knows about one key, read from the schema (so the two cannot drift). */
 export interface KeyInfo {
@@ -136,22 +143,6 @@ export function suggestKeys(typed: string, max = 3): string[] {
     .sort((a, b) => a.score - b.score || a.key.localeCompare(b.key))
     .slice(0, max)
     .map((s) => s.key);
-}
-
-/** Levenshtein distance, with a transposition counting as one edit (`tiemout` is one step from `timeout`). */
-export function editDistance(a: string, b: string): number {
-  const rows = a.length + 1;
-  const cols = b.length + 1;
-  const d: number[][] = Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i < rows; i++) {
-    for (let j = 1; j < cols; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = v;
-    }
-  }
-  return d[a.length]![b.length]!;
 }
 
 /**
@@ -291,6 +282,8 @@ export interface EditOptions {
   /** The value as typed; absent for unset. */
   readonly value?: string;
   readonly action: 'set' | 'unset';
+  /** Where a relative `script:PATH` in a model spec starts; default `process.cwd()`. */
+  readonly cwd?: string;
   /**
    * Called with the change after validation and before the file is replaced; if it throws (the audit log could
    * not record the change), nothing is written.
@@ -314,7 +307,7 @@ export function validateUserLayer(raw: Record<string, unknown>, file: string, wa
  */
 export function editConfig(opts: EditOptions): ConfigChange {
   const info = requireKey(opts.key);
-  const value = opts.action === 'set' ? parseValue(info, opts.value ?? '') : undefined;
+  const value = opts.action === 'set' ? checkValue(info, parseValue(info, opts.value ?? ''), opts.cwd ?? process.cwd()) : undefined;
   let change: ConfigChange | undefined;
   const edit = (raw: Record<string, unknown>): Record<string, unknown> => {
     const warnings: string[] = [];
@@ -358,6 +351,42 @@ export function editConfig(opts: EditOptions): ConfigChange {
   }
   if (!change) throw new Error('config edit finished without a result');
   return change;
+}
+
+/** The keys that hold a model server's address, with an example of each. */
+const URL_KEYS: Record<string, string> = { 'ollama.baseURL': 'http://127.0.0.1:11434', 'openai.baseURL': 'http://127.0.0.1:8080/v1' };
+
+/**
+ * Checks that go beyond the schema's shape, so a value that would make every later run fail is refused when it is
+ * written: a model spec must parse and a script file must load; an address must be http(s) with a host. Returns
+ * the value to store: a script path is made absolute, since later runs start in other directories.
+ */
+export function checkValue(info: KeyInfo, value: unknown, cwd: string): unknown {
+  if (typeof value !== 'string') return value;
+  const refuse = (why: string, accepted: string): never => {
+    throw new ConfigError(`invalid value for ${info.key}: ${why.replace(/\.$/, '')}. ${info.key} takes ${accepted}. Nothing was written`);
+  };
+  const example = URL_KEYS[info.key];
+  if (example !== undefined) {
+    const problem = httpUrlProblem(value);
+    if (problem) refuse(problem, acceptedUrl(example));
+    return value;
+  }
+  if (info.key !== 'model') return value;
+  const forms = `${BACKENDS.map((b) => (b === 'script' ? 'script:PATH' : `${b}:NAME`)).join(', ')} (a bare NAME means ollama:NAME), e.g. ollama:qwen3:8b`;
+  if (value.trim() === '') refuse('the model spec is empty', forms);
+  try {
+    const spec = parseModelSpec(value);
+    if (spec.backend !== 'script') return value.trim();
+    return `script:${loadScript(spec.name, cwd).path}`;
+  } catch (err) {
+    if (err instanceof ModelError) {
+      // The hints speak of `-m`; here the spec is a config value. The generic "Write -m …" hint is `forms`.
+      const hint = err.hint && !err.hint.startsWith('Write -m') ? ` (${err.hint.replace(/-m /g, '').replace(/\.$/, '')})` : '';
+      return refuse(`${err.summary}${hint}`, forms);
+    }
+    throw err;
+  }
 }
 
 /** Thrown inside the locked edit when the file already says this: nothing to write, nothing to audit. */

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { CHANNEL_NAMES } from '../escalation/types.js';
 import { DEFAULT_DENY } from '../gate/defaults.js';
+import { httpUrl } from './url.js';
 
 const regex = z.string().refine(
   (s) => {
@@ -65,13 +66,13 @@ export const ConfigSchema = z.strictObject({
     .prefault({}),
   ollama: z
     .strictObject({
-      baseURL: z.url().default('http://127.0.0.1:11434'),
+      baseURL: httpUrl.default('http://127.0.0.1:11434'),
       timeoutSeconds: z.number().int().min(1).max(3600).default(120),
     })
     .prefault({}),
   openai: z
     .strictObject({
-      baseURL: z.url().default('http://127.0.0.1:8080/v1'),
+      baseURL: httpUrl.default('http://127.0.0.1:8080/v1'),
       timeoutSeconds: z.number().int().min(1).max(3600).default(120),
     })
     .prefault({}),

@@ -2,6 +2,7 @@
 // the CLI connects stdio, the tests an in-memory pair. Bad arguments are protocol errors (invalidParams) with a
 // message that says what to send instead; a refused command is a normal result (not isError); a failure of the
 // turn itself (the model unreachable, a script exhausted) is an isError result.
+import { auditFailure } from '../audit/failure.js';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -470,6 +471,7 @@ export async function createWispMcp(opts: WispMcpOptions): Promise<WispMcp> {
       return { content, structuredContent: structured };
     } catch (err) {
       const cancelled = controller.signal.aborted;
+      if (!cancelled) auditFailure(session.audit, err, { context: 'mcp', model: session.model.id }, t.ctx); // once: a model failure was recorded in the turn
       const message = cancelled
         ? `cancelled: ${reasonText(controller.signal.reason)}`
         : `wisp could not finish this turn: ${err instanceof Error ? err.message : String(err)}`;

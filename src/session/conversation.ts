@@ -1,12 +1,13 @@
 // The tool loop: prompt → model → tool calls → gate → results → model, until a reply or the round cap.
 // Bad calls from the model (unknown tool, invalid JSON, wrong arguments) become error results the model can read.
+import { auditFailure } from '../audit/failure.js';
 import type { AuditContext, AuditSink } from '../audit/kinds.js';
 import type { Config } from '../config/schema.js';
 import type { PendingEscalations } from '../escalation/pending.js';
 import type { EscalationChannel } from '../escalation/types.js';
 import type { Gate } from '../gate/gate.js';
 import { ApprovalCache } from '../gate/session-approvals.js';
-import type { ChatMessage, LanguageModel, ToolCall } from '../model/types.js';
+import { isModelError, type ChatMessage, type LanguageModel, type ToolCall } from '../model/types.js';
 import type { WispPaths } from '../paths.js';
 import { toolSchema } from '../tools/registry.js';
 import { TurnReceipt, type PendingItem, type Refusal, type ToolContext, type ToolEvent, type WispTool } from '../tools/types.js';
@@ -96,11 +97,17 @@ export class Conversation {
     let rounds = 0;
     let text = '';
     for (;;) {
-      const reply = await this.model.generate(this.messages, {
-        tools: specs,
-        ...(opts.signal ? { signal: opts.signal } : {}),
-        ...(opts.onText ? { onText: opts.onText } : {}),
-      });
+      const reply = await this.model
+        .generate(this.messages, {
+          tools: specs,
+          ...(opts.signal ? { signal: opts.signal } : {}),
+          ...(opts.onText ? { onText: opts.onText } : {}),
+        })
+        .catch((err: unknown) => {
+          // A withdrawn call (Ctrl-C, a cancelled MCP call) is not a failure; everything else is recorded here.
+          if (!isModelError(err, 'aborted')) auditFailure(audit, err, { context: 'model', model: this.model.id }, ctx);
+          throw err;
+        });
       this.messages.push({ role: 'assistant', content: reply.text, ...(reply.toolCalls.length ? { toolCalls: reply.toolCalls } : {}) });
       if (reply.toolCalls.length === 0) {
         text = reply.text;
@@ -188,11 +195,7 @@ export class Conversation {
       return finish(out.content, out.isError === true);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      try {
-        audit.write('error', { message, context: `tool ${call.name}` }, ctx);
-      } catch {
-        /* the tool.result below will fail the same way and stop the turn */
-      }
+      auditFailure(audit, err, { context: 'tool', tool: call.name }, ctx);
       return finish(`error: ${call.name} failed: ${message}`, true);
     }
   }

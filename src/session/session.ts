@@ -1,6 +1,7 @@
 // A session: one process's config, audit log, gate, channel and model, and the conversations it runs.
 // Faces (respond, chat, mcp) open one, hand it prompts, and end it; nothing here draws or parses flags.
 import { mkdirSync } from 'node:fs';
+import { auditFailure } from '../audit/failure.js';
 import type { AuditContext, AuditSink } from '../audit/kinds.js';
 import { openAudit } from '../audit/writer.js';
 import { loadConfig } from '../config/load.js';
@@ -106,6 +107,12 @@ export class Session {
       ...(this.opts.client ? { client: this.opts.client } : {}),
       ...(opts.instructions ? { instructions: opts.instructions } : {}),
     });
+  }
+
+  /** Ends the session because of `err`: its `error` event first (unless already written), then `session.end error`. */
+  fail(err: unknown): void {
+    if (!this.ended) auditFailure(this.audit, err, { context: this.opts.entryPoint, model: this.model.id }, this.ctx);
+    this.end('error');
   }
 
   end(reason = 'done'): void {
