@@ -5,7 +5,8 @@ import { homedir } from 'node:os';
 import type { Rule } from '../config/schema.js';
 import { exactKey, patternFor } from './pattern.js';
 import { normalisedForms } from './policy.js';
-import { isReadOnlyCommand, isVersionOrHelp } from './readonly.js';
+import { isVersionOrHelp } from './readonly.js';
+import { type TableVerdict, readOnlyByTable } from './table/index.js';
 import { type CmdView, type Finding, dangerous, fullText, moderate, operands } from './rules-common.js';
 import { FILE_RULES, touchesStartupOrSystem } from './rules-files.js';
 import { gitRules } from './rules-git.js';
@@ -38,8 +39,6 @@ const SENSITIVE =
 const RISKY_ENV =
   /^(PATH|LD_\w+|DYLD_\w+|BASH_ENV|ENV|IFS|PS4|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|GIT_\w+|\w+_OPTIONS|_JAVA_OPTIONS|NODE_PATH|PYTHON(PATH|STARTUP|HOME)|PERL5?(OPT|LIB)|PERLLIB|RUBY(OPT|LIB)|CDPATH|EDITOR|VISUAL|PAGER|MANPAGER|LESSOPEN|LESSCLOSE|\w*ASKPASS|HOME|TMPDIR|ZDOTDIR|XDG_CONFIG_HOME|BROWSER|npm_config_\w+|NPM_CONFIG_\w+)$/;
 
-/** Display-only settings that do not stop a read-only command from being safe. */
-const DISPLAY_ENV = /^(NO_COLOR|FORCE_COLOR|CLICOLOR|CLICOLOR_FORCE|COLUMNS|LINES|TERM|CI|LANG|LANGUAGE|LC_\w+|TZ)$/;
 
 const HARMLESS_TARGET = /^(\/dev\/(null|stdout|stderr|tty|fd\/\d+)|&?\d+|&?-)$/;
 const DISK_TARGET = /^\/dev\/(sd[a-z]|nvme\d|r?disk\d|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d)/;
@@ -173,8 +172,11 @@ function valueAsCodeFindings(c: CmdView): Finding[] {
   return evaluates ? [moderate("evaluates a variable's value as code (arithmetic, a computed name), which runs any command hidden in it")] : [];
 }
 
-/** Rates one command view; returns its findings and whether it is a known read-only form. */
-function rate(c: CmdView): { findings: Finding[]; readOnly: boolean } {
+/**
+ * Rates one command view; returns its findings and whether the read-only table calls it safe (`table`: given for
+ * the part as a whole; rough segments of an unparsed part never are).
+ */
+function rate(c: CmdView, table: TableVerdict): { findings: Finding[]; readOnly: boolean } {
   const findings: Finding[] = [];
   const text = fullText(c);
   // `<tool> --version` only prints; the tool's own families (interpreter, build…) do not apply.
@@ -183,26 +185,14 @@ function rate(c: CmdView): { findings: Finding[]; readOnly: boolean } {
   if (CREDENTIALS.test(text)) findings.push(dangerous('touches credentials'));
   findings.push(...redirectFindings(c));
 
-  let readOnly: boolean;
+  // Safe only by construction: the read-only table decides; nothing below can lower a level.
+  const readOnly = table.safe;
   if (c.exe === '' && c.words.length > 0 && c.words.every(isAssignment)) {
-    // Only sets shell variables.
     findings.push(...assignmentFindings(c.words));
-    readOnly = true;
   } else if (DECLARATIONS.has(c.exe) && c.args.some(isAssignment)) {
     findings.push(...assignmentFindings(c.args));
-    readOnly = true;
-  } else if (c.exe === '') {
-    readOnly = c.part.redirects.length === 0 && c.words.length === 0;
-  } else {
-    readOnly = isReadOnlyCommand(c);
   }
-
-  if (c.exe !== '') {
-    const prefixes = c.r.assignments;
-    findings.push(...assignmentFindings(prefixes));
-    if (prefixes.some((a) => !DISPLAY_ENV.test(assignmentName(a)))) readOnly = false;
-  }
-  if (c.r.wrappers.some((w) => w === 'nohup' || w === 'watch' || w === 'sudo' || w === 'doas')) readOnly = false;
+  if (c.exe !== '') findings.push(...assignmentFindings(c.r.assignments));
 
   findings.push(...builtinAssignmentFindings(c));
   if (WISP_STATE.test(text) && !readOnly) findings.push(dangerous("touches wisp's own state (approvals, config, pending answers)"));
@@ -212,6 +202,8 @@ function rate(c: CmdView): { findings: Finding[]; readOnly: boolean } {
     if (/[<>]\(/.test(c.text)) findings.push(moderate('reads or writes through a process substitution'));
     if (SENSITIVE.test(text)) findings.push(moderate('mentions a file or value that may hold secrets'));
   }
+  // The table's reason explains a part nothing else flagged (an unknown program or option, an expansion …).
+  if (!table.safe && !findings.some((f) => f.level !== 'safe')) findings.push(moderate(table.reason));
   return { findings, readOnly };
 }
 
@@ -230,14 +222,15 @@ export function classifyPart(part: Part, opts: ClassifyOptions): PartVerdict {
   if (part.unparsed) {
     findings.push(moderate('could not be parsed; treated with caution'));
     const segments = roughSegments(part.text);
-    for (const words of segments) findings.push(...rate(makeView(part, words, words.join(' '), opts.cwd, home)).findings);
+    const notTable: TableVerdict = { safe: false, reason: 'could not be parsed; treated with caution' };
+    for (const words of segments) findings.push(...rate(makeView(part, words, words.join(' '), opts.cwd, home), notTable).findings);
     executable = segments[0] ? resolveCommand(segments[0]).executable : '';
   } else if (part.keyword === 'function') {
     findings.push(moderate('defines a shell function'));
     executable = `${part.words[0] ?? ''}()`;
   } else {
     const view = makeView(part, part.words, part.text, opts.cwd, home);
-    const rated = rate(view);
+    const rated = rate(view, readOnlyByTable(part, { cwd: opts.cwd, home }));
     findings.push(...rated.findings);
     readOnly = rated.readOnly;
     executable = view.exe;

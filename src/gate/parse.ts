@@ -3,7 +3,7 @@
 // an `unparsed` part — never dropped — so the classifier can rate it at least moderate (fail closed).
 import { createRequire } from 'node:module';
 import type { Node as TsNode, Parser as TsParser } from 'web-tree-sitter';
-import type { ParsedLine, Part } from './types.js';
+import type { ParsedLine, Part, WordShape } from './types.js';
 import { decodeAnsiC, requote, roughSegments, unescapeDoubleQuoted, unescapeUnquoted } from './words.js';
 import { resolveCommand } from './wrappers.js';
 
@@ -222,10 +222,15 @@ function visitStatement(c: Collector, node: TsNode, ctx: Ctx): void {
     case 'function_definition':
       visitFunction(c, node, ctx);
       return;
-    case 'test_command':
+    case 'test_command': {
       emitSubstitutions(c, node, ctx);
-      c.parts.push(makePart(c, node, ctx, testWords(c, node), [], false));
+      const words = testWords(c, node);
+      const part = makePart(c, node, ctx, words, [], false);
+      // `[ -d src ]` of plain words only (no quotes, expansions, globs or `[[`): its words are literal.
+      const plain = words[0] === '[' && /^\[[A-Za-z0-9_.,:/@%+= \t!-]*\]$/.test(c.slice(node));
+      c.parts.push(plain ? { ...part, shapes: words.map(() => 'literal' as const) } : part);
       return;
+    }
     case 'declaration_command':
     case 'unset_command':
       emitSubstitutions(c, node, ctx);
@@ -422,6 +427,8 @@ function heredocPipelineText(c: Collector, owner: TsNode, redirects: readonly Ts
 
 function visitCommand(c: Collector, cmd: TsNode, ctx: Ctx, outerRedirects: readonly TsNode[]): void {
   const words: string[] = [];
+  // How each word was written (aligned with `words`): only literal words can make a part safe (table/literal.ts).
+  const shapes: WordShape[] = [];
   const redirectNodes: TsNode[] = [...outerRedirects];
   let nameNode: TsNode | null = null;
   let prevEnd = -1;
@@ -440,6 +447,8 @@ function visitCommand(c: Collector, cmd: TsNode, ctx: Ctx, outerRedirects: reado
     }
     if (type === 'variable_assignment') {
       words.push(assignmentWord(c, child));
+      const value = child.childForFieldName('value');
+      shapes.push(value ? wordShape(c, value) : 'literal');
       prevEnd = -1;
       continue;
     }
@@ -447,6 +456,7 @@ function visitCommand(c: Collector, cmd: TsNode, ctx: Ctx, outerRedirects: reado
       nameNode = child;
       const first = child.firstChild;
       words.push(first ? wordValue(c, first) : c.slice(child));
+      shapes.push(first ? wordShape(c, first) : 'dynamic');
       prevEnd = child.endIndex;
       continue;
     }
@@ -459,7 +469,11 @@ function visitCommand(c: Collector, cmd: TsNode, ctx: Ctx, outerRedirects: reado
         const prev = words[words.length - 1]!;
         const translated = child.type === 'string' && prev.endsWith('$') && c.src[child.startIndex - 1] === '$' && c.src[child.startIndex - 2] !== '\\';
         words[words.length - 1] = (translated ? prev.slice(0, -1) : prev) + value;
-      } else words.push(value);
+        shapes[shapes.length - 1] = joinShapes(shapes[shapes.length - 1] ?? 'dynamic', translated ? wordShape(c, child) : 'dynamic');
+      } else {
+        words.push(value);
+        shapes.push(wordShape(c, child));
+      }
       prevEnd = child.endIndex;
     }
   }
@@ -505,6 +519,7 @@ function visitCommand(c: Collector, cmd: TsNode, ctx: Ctx, outerRedirects: reado
   const part: Part = {
     text: c.src.slice(start, end),
     words,
+    ...(shapes.length === words.length ? { shapes } : {}),
     redirects: redirectTexts,
     origin: ctx.origin,
     ...(dynamicName ? { dynamicName: true } : {}),
@@ -771,4 +786,62 @@ function stringValue(c: Collector, node: TsNode, from: number, to: number): stri
   }
   if (to > pos) out += unescapeDoubleQuoted(c.src.slice(pos, to));
   return out;
+}
+
+/**
+ * How a word was written: `literal` (plain text and quoted literals), `glob` (unquoted `*`, `?` or `[`: the shell
+ * replaces it with file names), or `dynamic` (any expansion, substitution, brace expansion or odd syntax).
+ */
+function wordShape(c: Collector, node: TsNode): WordShape {
+  switch (node.type) {
+    case 'word':
+    case 'number':
+      return unquotedShape(c.slice(node));
+    case 'raw_string':
+    case 'ansi_c_string':
+      return 'literal';
+    case 'string':
+      return node.namedChildren.every((n) => n.type === 'string_content') && !/[$`]/.test(c.slice(node).replace(/\\[\s\S]/g, '')) ? 'literal' : 'dynamic';
+    case 'translated_string': {
+      const inner = node.namedChildren[0];
+      return inner ? wordShape(c, inner) : 'literal';
+    }
+    case 'concatenation': {
+      let shape: WordShape = 'literal';
+      let pos = node.startIndex;
+      for (const child of node.children) {
+        if (child.startIndex > pos) shape = joinShapes(shape, unquotedShape(c.src.slice(pos, child.startIndex)));
+        // `$"…"` inside a word: the `$` only marks a translated string.
+        if (child.type !== '$') shape = joinShapes(shape, wordShape(c, child));
+        pos = child.endIndex;
+      }
+      if (node.endIndex > pos) shape = joinShapes(shape, unquotedShape(c.src.slice(pos, node.endIndex)));
+      return shape;
+    }
+    default:
+      return 'dynamic';
+  }
+}
+
+/** Unquoted text: backslash-escaped characters are literal; `$`, backticks, parentheses, braces are not. */
+function unquotedShape(text: string): WordShape {
+  let shape: WordShape = 'literal';
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (ch === '\\') {
+      i++;
+      continue;
+    }
+    if ('$`(){}<>|;&\'"'.includes(ch)) {
+      if (text === '{}') continue; // find's placeholder, not a brace expansion
+      return 'dynamic';
+    }
+    if (ch === '*' || ch === '?' || ch === '[') shape = 'glob';
+  }
+  return shape;
+}
+
+function joinShapes(a: WordShape, b: WordShape): WordShape {
+  if (a === 'dynamic' || b === 'dynamic') return 'dynamic';
+  return a === 'glob' || b === 'glob' ? 'glob' : 'literal';
 }

@@ -11,12 +11,19 @@ export function maxLevel(a: Level, b: Level): Level {
   return levelRank(a) >= levelRank(b) ? a : b;
 }
 
+export type WordShape = 'literal' | 'glob' | 'dynamic';
+
 /** One simple command found in a line: a pipeline stage, a list member, a `$(…)` body, an `sh -c` body… */
 export interface Part {
   /** The part's source text, exactly as it appears in the line (or the unquoted body of `sh -c '…'`/`eval`). */
   readonly text: string;
   /** The words after quote removal and unescaping (`s\udo` → `sudo`); wrappers and `VAR=x` still included. */
   readonly words: readonly string[];
+  /**
+   * How each of `words` was written, for simple commands the parser read (absent otherwise): `literal`, `glob`
+   * (unquoted `*`/`?`/`[`) or `dynamic` (expansion, substitution, brace expansion). Only literal words can be safe.
+   */
+  readonly shapes?: readonly WordShape[];
   /** Redirections attached to this command, as source text (`> out.txt`, `2>&1`). */
   readonly redirects: readonly string[];
   /** Why this part was split out: top level, a pipeline stage, a substitution, a shell -c body… */

@@ -14,7 +14,8 @@ export interface ScenarioRow {
 export const SCENARIOS: readonly ScenarioRow[] = [
   { line: 'ls -la', executables: ['ls'], asked: [] },
   { line: 'git status && git log --oneline -5', executables: ['git', 'git'], asked: [] },
-  { line: 'head -x 1 -y 2 -z 3', executables: ['head'], asked: [] },
+  // The spec listed this as safe; options head does not have are now "not known to be read-only" (ADR 0014).
+  { line: 'head -x 1 -y 2 -z 3', executables: ['head'], asked: ['head *'] },
   { line: 'xcodebuild -scheme App 2>&1 | tail -3', executables: ['xcodebuild', 'tail'], asked: ['xcodebuild *'] },
   { line: 'ls && touch a | wc -l', executables: ['ls', 'touch', 'wc'], asked: ['touch *'] },
   { line: 'echo hi > out.txt; cat out.txt', executables: ['echo', 'cat'], asked: ['echo *'] },

@@ -1,6 +1,7 @@
 // Lines found while hardening (issue #8) that the classifier rated safe although bash runs other code for them.
 // Each was confirmed against bash 5 on Linux; each must now be asked about (never `run` at threshold moderate),
-// while the plain read-only form next to it still runs without asking.
+// while the plain read-only form next to it still runs without asking. Since issue #12 a neighbour must itself be
+// literal words (no expansion, arithmetic or state builtin is safe any more), so those neighbours are literal forms.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyzeLine, decisionFor } from '../../src/gate/analyze.js';
 import { defaultConfig } from '../../src/config/schema.js';
@@ -16,20 +17,20 @@ beforeAll(async () => {
 // [what, line that runs something, the harmless neighbour that stays safe]
 const CASES: ReadonlyArray<readonly [string, string, string]> = [
   // A value used as arithmetic or as a variable name: bash evaluates `a[$(cmd)]` inside it (payload from a file).
-  ['(( )) on a value read from a file', 'read x < notes.txt; (( x ))', '(( 1 + 2 ))'],
-  ['let on a variable', 'read x < notes.txt; let x', 'let 1+2'],
-  ['[[ -eq ]] on a variable', 'read x < notes.txt; [[ $x -eq 1 ]]', '[[ 1 -eq 1 ]]'],
-  ['declare -i', 'read x < notes.txt; declare -i y=x', 'declare -r y=1'],
-  ['a c-style for header', 'read n < notes.txt; for ((i=0; i<n; i++)); do echo $i; done', 'for i in 1 2; do echo $i; done'],
-  ['an array subscript in an expansion', 'read i < notes.txt; echo "${a[i]}"', 'echo "${a[0]}"'],
-  ['a substring offset', 'read i < notes.txt; echo "${s:i}"', 'echo "${s:-default}"'],
-  ['the old $[ ] arithmetic', 'read i < notes.txt; echo $[i]', 'echo $HOME'],
-  ['indirection ${!x}', 'read x < notes.txt; echo "${!x}"', 'echo "${x}"'],
-  ['prompt expansion ${x@P}', 'read x < notes.txt; echo "${x@P}"', 'echo "${x@Q}"'],
-  ['test -v on a computed name', 'read x < notes.txt; test -v "$x"', 'test -v HOME'],
+  ['(( )) on a value read from a file', 'read x < notes.txt; (( x ))', 'echo 3'],
+  ['let on a variable', 'read x < notes.txt; let x', 'echo 3'],
+  ['[[ -eq ]] on a variable', 'read x < notes.txt; [[ $x -eq 1 ]]', '[ 1 -eq 1 ]'],
+  ['declare -i', 'read x < notes.txt; declare -i y=x', 'echo 1'],
+  ['a c-style for header', 'read n < notes.txt; for ((i=0; i<n; i++)); do echo $i; done', 'for i in 1 2; do echo 1; done'],
+  ['an array subscript in an expansion', 'read i < notes.txt; echo "${a[i]}"', 'echo a0'],
+  ['a substring offset', 'read i < notes.txt; echo "${s:i}"', 'echo default'],
+  ['the old $[ ] arithmetic', 'read i < notes.txt; echo $[i]', 'echo home'],
+  ['indirection ${!x}', 'read x < notes.txt; echo "${!x}"', "echo 'x'"],
+  ['prompt expansion ${x@P}', 'read x < notes.txt; echo "${x@P}"', 'echo "x@Q"'],
+  ['test -v on a computed name', 'read x < notes.txt; test -v "$x"', 'test -n HOME'],
   ['[ -v ] on a computed name', 'read x < notes.txt; [ -v "$x" ]', '[ -f notes.txt ]'],
-  ['printf -v into a computed name', 'read x < notes.txt; printf -v "$x" %s y', 'printf -v y %s z'],
-  ['read into a subscripted name', "read 'a[i]' < notes.txt", 'read -r line < notes.txt'],
+  ['printf -v into a computed name', 'read x < notes.txt; printf -v "$x" %s y', 'printf %s z'],
+  ['read into a subscripted name', "read 'a[i]' < notes.txt", 'head -n 1 notes.txt'],
   // Read-only tools with an option that starts another program.
   ['sort --compress-program', 'sort --compress-program=./x big.txt', 'sort -u big.txt'],
   ['sort --output, abbreviated', 'sort --out=../outside.txt big.txt', 'sort -r big.txt'],
@@ -43,7 +44,7 @@ const CASES: ReadonlyArray<readonly [string, string, string]> = [
   ['git grep -O with a quoted pager', "git grep -O'sh -c id' TODO", 'git grep -n TODO'],
   ['git log --ext-diff, abbreviated', 'git log -p --ext-d', 'git log -p'],
   ['rg --pre, abbreviated', 'rg --pr=./x TODO', 'rg TODO'],
-  ['bat --pager, abbreviated', 'bat --pag=./x README.md', 'bat README.md'],
+  ['bat --pager, abbreviated', 'bat --pag=./x README.md', 'cat README.md'],
   ['date --set, abbreviated', 'date --se=2020-01-01', 'date +%s'],
   ['hostname --file, abbreviated', 'hostname --fi=name.txt', 'hostname'],
   ['dmesg --clear, abbreviated', 'dmesg --clea', 'dmesg'],

@@ -1,0 +1,175 @@
+// Safe by construction (docs/decisions/0014-safe-by-construction.md): a part is safe only when it is a simple
+// command of literal words, with no redirection but to or from /dev/null and between descriptors, whose program has
+// a row in the read-only table and whose every option that row lists. This module answers that question and
+// nothing else; the rule families may still raise the level of a part it calls safe.
+import { isAbsolute, resolve } from 'node:path';
+import type { Part, WordShape } from '../types.js';
+import { isAssignment } from '../words.js';
+import { type ArgsResult, checkValue, parseArgs } from './options.js';
+import { PROGRAMS, WRAPPERS } from './programs.js';
+import type { ParsedArgs, ProgramSpec, TableEnv } from './spec.js';
+
+export type TableVerdict = { readonly safe: true } | { readonly safe: false; readonly reason: string };
+
+const SAFE: TableVerdict = { safe: true };
+const no = (reason: string): TableVerdict => ({ safe: false, reason });
+
+/** The only redirections a safe part may have: to or from /dev/null, and between descriptors (`2>&1`). */
+const HARMLESS_REDIRECT = /^\s*(?:\d{0,2}(?:>>?|>\||<)|&>>?)\s*\/dev\/null\s*$|^\s*\d{0,2}>&\d{1,2}\s*$/;
+
+/** Display and locale settings a safe part may carry as `NAME=value` prefixes (values without `/`). */
+const DISPLAY_ENV = /^(LC_[A-Z]+|LANG|LANGUAGE|TZ|NO_COLOR|FORCE_COLOR|CLICOLOR|CLICOLOR_FORCE|COLUMNS|LINES|TERM)=[A-Za-z0-9_.@:+-]*$/;
+
+/** Names a glob must not be able to reach: keys, credentials, environment files. */
+const SECRET_NAMES = [
+  '.ssh', '.aws', '.gnupg', '.netrc', '.env', '.env.local', '.npmrc', '.pypirc', '.docker', '.kube', '.config', '.git-credentials',
+  'id_rsa', 'id_dsa', 'id_ecdsa', 'id_ed25519', 'credentials', 'config.json', 'environ', 'secrets', 'secret', 'token',
+  'private.pem', 'server.key', 'known_hosts', 'authorized_keys', 'hosts.yml', '.pgpass', '.vault-token', 'shadow', 'passwd',
+];
+
+function globRegex(glob: string): RegExp {
+  let re = '^';
+  for (let i = 0; i < glob.length; i++) {
+    const ch = glob[i]!;
+    if (ch === '\\' && i + 1 < glob.length) re += glob[++i]!.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+    else if (ch === '*') re += '[^/]*';
+    else if (ch === '?') re += '[^/]';
+    else if (ch === '[') {
+      const end = glob.indexOf(']', i + 2);
+      if (end < 0) re += '\\[';
+      else {
+        re += '[' + glob.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\') + ']';
+        i = end;
+      }
+    } else re += ch.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+  }
+  try {
+    return new RegExp(re + '$');
+  } catch {
+    return /[\s\S]/; // unreadable class: assume it matches anything
+  }
+}
+
+/** Why a word is not safe to hand to a reader: a glob over hidden or secret names, /proc internals, /dev/tcp. */
+export function wordReason(word: string, shape: WordShape): string | undefined {
+  if (/\/dev\/(tcp|udp)\//.test(word)) return 'names a network connection (/dev/tcp, /dev/udp)';
+  if (/(^|\/)proc\/[^/]*\/?(environ|mem|fd|cwd|root|map_files|auxv)?/.test(word) && (shape === 'glob' || /environ|\/mem\b|\/fd\b|\/cwd\b|\/root\b|map_files|auxv/.test(word))) {
+    return "reads a process's environment or memory under /proc";
+  }
+  if (shape !== 'glob') return undefined;
+  for (const component of word.split('/')) {
+    if (!/[*?[]/.test(component)) continue;
+    if (component.startsWith('.')) return 'a glob over hidden files, which may reach keys and credentials';
+    const re = globRegex(component);
+    // Wildcards never match a leading dot, so only a component that starts with one can reach hidden names.
+    const hit = SECRET_NAMES.find((n) => !n.startsWith('.') && re.test(n));
+    if (hit !== undefined && !/^\*(\.[A-Za-z0-9]+)?$/.test(component)) return `a glob that can match ${hit}`;
+  }
+  return undefined;
+}
+
+function expandHome(p: string, env: TableEnv): string | undefined {
+  if (p === '~' || p.startsWith('~/')) return env.home + p.slice(1);
+  if (p.startsWith('~')) return '/';
+  return isAbsolute(p) ? resolve(p) : resolve(env.cwd, p);
+}
+
+/** A recursive content reader pointed at the home folder (or an ancestor of it) reads every key in it. */
+function recursiveReason(spec: ProgramSpec, parsed: ParsedArgs, env: TableEnv): string | undefined {
+  if (spec.recursive === undefined) return undefined;
+  if (spec.recursive !== true && !parsed.options.some((o) => (spec.recursive as readonly string[]).includes(o.name))) return undefined;
+  const patternGiven = parsed.options.some((o) => /^(-e|-f|--regexp|--file|--files|--type-list)$/.test(o.name));
+  const paths = patternGiven ? parsed.operands : parsed.operands.slice(1);
+  for (const p of paths.length > 0 ? paths : ['.']) {
+    const abs = expandHome(p, env);
+    if (abs === undefined) continue;
+    const dir = abs.endsWith('/') ? abs : abs + '/';
+    if ((env.home + '/').startsWith(dir)) return 'searches the whole home folder or disk, keys and credentials included';
+  }
+  return undefined;
+}
+
+function specFor(table: Readonly<Record<string, ProgramSpec>>, name: string): ProgramSpec | undefined {
+  return Object.prototype.hasOwnProperty.call(table, name) ? table[name] : undefined;
+}
+
+function finalResult(r: ArgsResult & { ok: true }): { spec?: ProgramSpec; parsed: ParsedArgs } {
+  return r.sub !== undefined && r.sub.result.ok ? finalResult(r.sub.result) : { parsed: r.parsed };
+}
+
+/** Checks `words` (a program and its arguments, wrappers included) against the table. */
+function checkCommand(words: readonly string[], shapes: readonly WordShape[], env: TableEnv, depth: number): TableVerdict {
+  if (depth > 4) return no('too many wrappers');
+  const program = words[0];
+  if (program === undefined) return no('runs nothing wisp can name');
+  const name = /^\/(usr\/)?bin\/[^/]+$/.test(program) ? program.slice(program.lastIndexOf('/') + 1) : program;
+  if (name.includes('/')) return no('runs a program by path');
+  const args = words.slice(1);
+  const argShapes = shapes.slice(1);
+
+  const wrapper = Object.prototype.hasOwnProperty.call(WRAPPERS, name) ? WRAPPERS[name] : undefined;
+  if (wrapper !== undefined && !(name === 'command' && /^-[vV]$/.test(args[0] ?? ''))) {
+    // The wrapper's own options end at its first operand; `leading` operands (timeout's duration) come next.
+    let i = 0;
+    for (; i < args.length; i++) {
+      const a = args[i]!;
+      if (a === '--') {
+        i++;
+        break;
+      }
+      if (!a.startsWith('-') || a === '-') break;
+      const letter = a[1];
+      const takesNext = a.length === 2 && letter !== undefined && wrapper.values !== undefined && Object.prototype.hasOwnProperty.call(wrapper.values, letter);
+      const longNext = a.startsWith('--') && !a.includes('=') && wrapper.long?.[a] !== undefined && wrapper.long[a] !== null;
+      if (takesNext || longNext) i++;
+    }
+    const own = parseArgs(name, wrapper, args.slice(0, i), argShapes.slice(0, i), env);
+    if (!own.ok) return no(own.reason);
+    const leading = wrapper.leading ?? 0;
+    for (let k = 0; k < leading; k++) {
+      const d = args[i + k];
+      if (d === undefined || checkValue('num', d.replace(/\.\d+/, '').replace(/[smhd]$/, ''), env) !== undefined) return no(`${name} needs a plain duration`);
+    }
+    const rest = args.slice(i + leading);
+    if (rest.length === 0) return no(`${name} without a command`);
+    return checkCommand(rest, argShapes.slice(i + leading), env, depth + 1);
+  }
+  if (name === 'command') {
+    // `command -v NAME` / `-V`: only says what a name is.
+    return args.slice(1).every((a, k) => argShapes[k + 1] === 'literal' && !a.startsWith('-')) ? SAFE : no('command -v with options');
+  }
+
+  const spec = specFor(PROGRAMS, name);
+  if (spec === undefined) return no('not a known read-only command');
+  const result = parseArgs(name, spec, args, argShapes, env);
+  if (!result.ok) return no(result.reason);
+  const { parsed } = finalResult(result);
+  let leaf: ProgramSpec = spec;
+  for (let r: ArgsResult = result; r.ok && r.sub !== undefined; r = r.sub.result) leaf = r.sub.spec;
+  const recursive = recursiveReason(leaf, parsed, env);
+  if (recursive !== undefined) return no(recursive);
+  return SAFE;
+}
+
+/** Whether `part` is safe by construction; when not, the first reason found. */
+export function readOnlyByTable(part: Part, env: TableEnv): TableVerdict {
+  if (part.unparsed) return no('could not be parsed');
+  if (part.dynamicName) return no('the program name is computed at run time');
+  if (part.keyword === 'function' || part.shapes === undefined || part.shapes.length !== part.words.length) {
+    return no('not a simple command of literal words');
+  }
+  const shapes = part.shapes;
+  if (shapes.some((s) => s === 'dynamic')) return no('uses an expansion, substitution or computed word');
+  for (const r of part.redirects) if (!HARMLESS_REDIRECT.test(r)) return no('redirects to or from a file');
+  let i = 0;
+  while (i < part.words.length && isAssignment(part.words[i]!)) {
+    if (!DISPLAY_ENV.test(part.words[i]!)) return no('sets a variable');
+    i++;
+  }
+  for (let k = i; k < part.words.length; k++) {
+    const bad = wordReason(part.words[k]!, shapes[k]!);
+    if (bad !== undefined) return no(bad);
+  }
+  if (i < part.words.length && shapes[i] !== 'literal') return no('the program name is a glob');
+  return checkCommand(part.words.slice(i), shapes.slice(i), env, 0);
+}

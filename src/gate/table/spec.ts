@@ -1,0 +1,72 @@
+import type { WordShape } from '../types.js';
+
+// The shape of one row of the read-only table (docs/decisions/0014-safe-by-construction.md). A row lists every
+// option a program may be given and still only read; anything it does not list makes the command "not safe".
+
+/**
+ * What an option's value (or an operand) may be:
+ * - `text`: any literal word (a pattern, a format, a name);
+ * - `num`: digits, optionally signed or with a size suffix (`-n 5`, `-c +10`, `-B 1K`);
+ * - `path`: a file to read (checked like any other word for secrets; never a glob);
+ * - `inside`: a directory that must lie inside the project (`git -C sub`);
+ * - `pair`: two following words (`jq --arg NAME VALUE`), never attached;
+ * - a list: one of these words;
+ * - a function: a custom check returning a reason when the value is not acceptable.
+ */
+export type ValueKind = 'text' | 'num' | 'path' | 'inside' | 'pair' | readonly string[] | ValueCheck;
+export type ValueCheck = (value: string, env: TableEnv) => string | undefined;
+
+export interface TableEnv {
+  /** The directory the command runs in. */
+  readonly cwd: string;
+  readonly home: string;
+}
+
+export interface ProgramSpec {
+  /** Short options that take no value (`'laR1'`). */
+  readonly flags?: string;
+  /** Short options that take a value, attached (`-n5`) or in the next word (`-n 5`). */
+  readonly values?: Readonly<Record<string, ValueKind>>;
+  /** Long options: `null` takes no value; a kind takes a value as `--opt=v` or `--opt v`. */
+  readonly long?: Readonly<Record<string, ValueKind | null>>;
+  /** Long options whose value is optional and can only be attached (`--color`, `--color=never`). */
+  readonly optionalLong?: Readonly<Record<string, ValueKind>>;
+  /**
+   * Long options may be abbreviated (getopt_long). Only set for programs none of whose real long options is
+   * harmful, so an abbreviation the real program resolves differently can only pick another harmless option.
+   */
+  readonly abbreviations?: boolean;
+  /** `-5` means a count (head, tail, grep context, git log). */
+  readonly numericOption?: boolean;
+  /** Options may follow operands (GNU permutation). False: the first operand ends the options. */
+  readonly permute?: boolean;
+  /** Everything is an operand; no option is recognised (echo, printf: they print their words). */
+  readonly noOptions?: boolean;
+  readonly operands?: { readonly min?: number; readonly max?: number };
+  /**
+   * Every option the real program has is harmless, so a glob that expands to a file name shaped like an option
+   * (`--hide=x`) cannot do harm: leading globs (`ls *.ts`, `du -sh *`) are accepted as operands.
+   */
+  readonly globSafe?: boolean;
+  /** The first operand names a sub-command; each has its own row. Options before it belong to this row. */
+  readonly subcommands?: Readonly<Record<string, ProgramSpec>>;
+  /** Without a sub-command: allowed only when these options are present alone (`git --version`). */
+  readonly bareAllowed?: boolean;
+  /** A grammar the parsed arguments must also satisfy (sed scripts, awk programs, jq filters, find expressions). */
+  readonly check?: (parsed: ParsedArgs, env: TableEnv) => string | undefined;
+  /** Content readers that recurse into directories when these options are set (or always, for `true`). */
+  readonly recursive?: true | readonly string[];
+}
+
+export interface ParsedOption {
+  /** Canonical name: `-n` or `--lines` (abbreviations expanded). */
+  readonly name: string;
+  readonly value?: string;
+}
+
+export interface ParsedArgs {
+  readonly options: readonly ParsedOption[];
+  readonly operands: readonly string[];
+  /** How each operand was written (for grammars where a glob must not become an expression word). */
+  readonly operandShapes?: readonly WordShape[];
+}
