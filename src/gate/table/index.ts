@@ -27,6 +27,9 @@ const SECRET_NAMES = [
   'private.pem', 'server.key', 'known_hosts', 'authorized_keys', 'hosts.yml', '.pgpass', '.vault-token', 'shadow', 'passwd',
 ];
 
+/** Folders that hold nothing but keys and credentials: any path through them is not safe to read unasked. */
+const SECRET_DIRS: ReadonlySet<string> = new Set(['.ssh', '.aws', '.gnupg', '.kube', '.docker', '.password-store', '.azure', '.vault-token', '.netrc', '.git-credentials']);
+
 function globRegex(glob: string): RegExp {
   let re = '^';
   for (let i = 0; i < glob.length; i++) {
@@ -56,14 +59,16 @@ export function wordReason(word: string, shape: WordShape): string | undefined {
   if (/(^|\/)proc\/[^/]*\/?(environ|mem|fd|cwd|root|map_files|auxv)?/.test(word) && (shape === 'glob' || /environ|\/mem\b|\/fd\b|\/cwd\b|\/root\b|map_files|auxv/.test(word))) {
     return "reads a process's environment or memory under /proc";
   }
+  const components = word.split('/');
+  if (components.some((c) => SECRET_DIRS.has(c))) return 'reads inside a folder of keys or credentials';
   if (shape !== 'glob') return undefined;
-  for (const component of word.split('/')) {
+  for (const component of components) {
     if (!/[*?[]/.test(component)) continue;
     if (component.startsWith('.')) return 'a glob over hidden files, which may reach keys and credentials';
     const re = globRegex(component);
     // Wildcards never match a leading dot, so only a component that starts with one can reach hidden names.
     const hit = SECRET_NAMES.find((n) => !n.startsWith('.') && re.test(n));
-    if (hit !== undefined && !/^\*(\.[A-Za-z0-9]+)?$/.test(component)) return `a glob that can match ${hit}`;
+    if (hit !== undefined && !/^\*{1,2}(\.[A-Za-z0-9]+)?$/.test(component)) return `a glob that can match ${hit}`;
   }
   return undefined;
 }
