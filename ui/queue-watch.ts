@@ -3,7 +3,8 @@
 // answered from here: the answer file is written through the queue module, `via: 'chat'`, bound to the request
 // as it was verified and shown. A request that leaves the queue while shown closes with "answered elsewhere".
 import type { AuditSink } from '../src/audit/kinds.js';
-import { answerRequest, awaitPickup, scanPending, type AnswerBody, type PickupResult } from '../src/escalation/queue.js';
+import { answerAndFollow, scanPending, type AnswerBody } from '../src/escalation/queue.js';
+import type { Fate } from '../src/escalation/queue-protocol.js';
 import { processAlive, type QueueRequest } from '../src/escalation/queue-files.js';
 import type { WispPaths } from '../src/paths.js';
 import type { DialogBody, DialogResult, DialogStore } from './dialog-store.js';
@@ -103,19 +104,14 @@ export class QueueWatch {
       if (!(result.kind === 'closed' && this.stopped)) say(remoteOutcome(result));
       return;
     }
-    let written: ReturnType<typeof answerRequest>;
+    let fate: Fate;
     try {
-      written = answerRequest(this.opts.paths, request, body, { via: 'chat', answeredBy: 'human' });
+      fate = await answerAndFollow(this.opts.paths, request, body, { via: 'chat', answeredBy: 'human', waitMs: this.opts.pickupMs ?? 5000 });
     } catch (err) {
       say(`your answer could not be written: ${err instanceof Error ? err.message : String(err)}`);
       return;
     }
-    if (!written.ok) {
-      say(`${ANSWERED_ELSEWHERE}; your answer was not used`);
-      return;
-    }
-    const pickup = await awaitPickup(this.opts.paths, request, written.ino, { waitMs: this.opts.pickupMs ?? 3000 });
-    say(pickupWords(remoteOutcome(result), pickup));
+    say(fate === 'exists' ? `${ANSWERED_ELSEWHERE}; your answer was not used` : pickupWords(remoteOutcome(result), fate));
   }
 }
 
@@ -154,17 +150,25 @@ function answerBody(request: QueueRequest, result: DialogResult): AnswerBody | u
   }
 }
 
-function pickupWords(what: string, pickup: PickupResult): string {
-  switch (pickup) {
+/** What the person is told about their answer: its fate as the queue's record has it (queue-protocol.ts). */
+function pickupWords(what: string, fate: Fate): string {
+  switch (fate) {
     case 'taken':
       return what;
     case 'recorded':
       return `${what}; recorded for the asker to collect`;
-    case 'withdrawn':
+    case 'exists':
+    case 'other':
+      return `${what}, but it was ${ANSWERED_ELSEWHERE} first; your answer was not used`;
+    case 'ended':
       return `${what}, but the request was withdrawn before the answer was taken`;
+    case 'asker-gone':
+      return `${what}, but the asking process is gone; your answer was not used`;
     case 'not-taken':
       return `${what}, but the asking process did not take the answer`;
     case 'refused':
       return `${what}, but the asking process refused the answer`;
+    case 'unknown':
+      return `${what}; whether the asking process took it cannot be told (see wisp logs)`;
   }
 }

@@ -5,18 +5,10 @@ import type { AuditContext, AuditSink } from '../audit/kinds.js';
 import type { WispPaths } from '../paths.js';
 import { visible } from '../display/visible.js';
 import { UsageError, WispError } from '../util/errors.js';
-import { answerRequest, awaitPickup, type AnswerBody, type PickupResult } from './queue.js';
+import { answerAndFollow, sweepRequest, type AnswerBody } from './queue.js';
 import { describeRequest, formatDuration } from './queue-display.js';
-import {
-  answerExists,
-  claimAnswer,
-  pendingDir,
-  QUEUE_ID_PATTERN,
-  readRequest,
-  removeRequest,
-  staleReason,
-  type QueueRequest,
-} from './queue-files.js';
+import { answerExists, pendingDir, QUEUE_ID_PATTERN, readRequest, staleReason, sweepable, type QueueRequest } from './queue-files.js';
+import type { Fate } from './queue-protocol.js';
 import { INQUIRY_ANSWER_MAX_BYTES } from './types.js';
 
 export interface TerminalAnswer {
@@ -26,24 +18,32 @@ export interface TerminalAnswer {
   readonly id: string;
   readonly verb: 'approval' | 'inquiry';
   readonly body: AnswerBody;
-  /** `process.stdin.isTTY`: answers are taken only from a terminal. */
+  /** `process.stdin.isTTY`: answers are taken only from a terminal (`--yes` does not change that). */
   readonly stdinIsTTY: boolean;
   /** Where the request and the result are printed (stdout). */
   readonly print: (text: string) => void;
-  /** How long to wait for the asking process to take the answer (default 3000 ms). */
+  /**
+   * Asks the person, after the request was printed, whether to write the answer; resolves true only on an explicit
+   * yes. Absent: answered without asking (`--yes`).
+   */
+  readonly confirm?: (question: string) => Promise<boolean>;
+  /** How long to wait for a waiting asker to take the answer before taking it back (default 5000 ms). */
   readonly pickupMs?: number;
 }
+
+/** What was answered, and whether the answer is in force. */
+export type AnswerReport = 'taken' | 'recorded';
 
 function command(verb: 'approval' | 'inquiry'): string {
   return verb === 'approval' ? 'wisp approvals' : 'wisp inquiries';
 }
 
 /**
- * Checks, shows, answers and waits for pick-up. Resolves with the pick-up result on success (`taken`, or
- * `recorded` for a deferred request); throws a WispError (exit 1; 64 for a malformed id or over-long text)
- * with the reason otherwise — nothing is left answered when it throws.
+ * Checks, shows, confirms, answers and follows the answer to its fate (queue-protocol.ts). Resolves with `taken`,
+ * or `recorded` for a deferred request; throws a WispError (exit 1; 64 for a malformed id or over-long text) with
+ * the reason otherwise — and then the answer decided nothing.
  */
-export async function answerFromTerminal(a: TerminalAnswer): Promise<PickupResult> {
+export async function answerFromTerminal(a: TerminalAnswer): Promise<AnswerReport> {
   const shownId = visible(a.id, { maxChars: 80 });
   if (!a.stdinIsTTY) {
     throw new WispError(
@@ -79,14 +79,8 @@ export async function answerFromTerminal(a: TerminalAnswer): Promise<PickupResul
   }
   const stale = staleReason(req);
   if (stale !== undefined) {
-    if (removeRequest(dir, req.id)) {
-      claimAnswer(dir, req.id);
-      a.audit.write(
-        'escalation.settled',
-        { channel: 'queue', escalationId: req.id, verb: req.verb, outcome: 'stale', reason: stale, askerPid: req.pid },
-        a.ctx,
-      );
-    }
+    // Removed here only when its asker cannot settle it any more; a live asker ends its own expired request.
+    if (sweepable(req)) sweepRequest(dir, req, stale, a.audit, a.ctx);
     throw new WispError(`${a.id} is stale (${stale}); nothing was answered`);
   }
   if (answerExists(dir, req.id)) throw new WispError(`${a.id} was already answered elsewhere`);
@@ -97,11 +91,25 @@ export async function answerFromTerminal(a: TerminalAnswer): Promise<PickupResul
       a.print(`  note: a dangerous command is never remembered beyond this session; ${a.body.decision} becomes session\n`);
     }
   }
+  if (a.confirm && !(await a.confirm(question(a.body)))) {
+    throw new WispError(`not confirmed: nothing was answered; ${a.id} is still waiting (see ${command(a.verb)} pending)`);
+  }
 
-  const written = answerRequest(a.paths, req, a.body, { via: 'cli', answeredBy: 'human' });
-  if (!written.ok) throw new WispError(`${a.id} was already answered elsewhere`);
-  const result = await awaitPickup(a.paths, req, written.ino, { waitMs: a.pickupMs ?? 3000 });
-  return report(a, req, result);
+  const fate = await answerAndFollow(a.paths, req, a.body, { via: 'cli', answeredBy: 'human', waitMs: a.pickupMs ?? 5000 });
+  return report(a, req, fate);
+}
+
+/** The confirmation asked after the request is shown: says exactly what will be written. */
+function question(body: AnswerBody): string {
+  if ('decision' in body) {
+    return body.decision === 'no' ? 'Deny this command? [y/N] ' : `Approve this command (${body.decision})? [y/N] `;
+  }
+  if ('declined' in body) return 'Decline this question? [y/N] ';
+  return 'Send this answer? [y/N] ';
+}
+
+function seconds(ms: number): string {
+  return ms < 10_000 ? String(Math.round(ms / 100) / 10) : String(Math.round(ms / 1000));
 }
 
 function verdict(body: AnswerBody): string {
@@ -110,28 +118,40 @@ function verdict(body: AnswerBody): string {
   return 'answered';
 }
 
-function report(a: TerminalAnswer, req: QueueRequest, result: PickupResult): PickupResult {
+function report(a: TerminalAnswer, req: QueueRequest, fate: Fate): AnswerReport {
   const who = `${visible(req.client, { maxChars: 80 })} (pid ${req.pid})`;
-  switch (result) {
+  const nothing = 'your answer decided nothing';
+  switch (fate) {
     case 'taken':
       a.print(`${verdict(a.body)}: ${req.id} — ${who} took the answer\n`);
-      return result;
+      return fate;
     case 'recorded': {
       const left = req.expiresAt === null ? '' : `, within ${formatDuration(Date.parse(req.expiresAt) - Date.now())}`;
       a.print(`${verdict(a.body)}: ${req.id} — recorded; ${who} collects it when it next checks${left}\n`);
-      return result;
+      return fate;
     }
-    case 'withdrawn':
+    case 'exists':
+      throw new WispError(`${req.id} was already answered elsewhere; ${nothing}`);
+    case 'other':
+      throw new WispError(`${req.id} was answered elsewhere first and ${who} took that answer; ${nothing}`);
+    case 'ended':
       throw new WispError(
-        `${req.id} was withdrawn before your answer was taken (the asking process stopped waiting or was answered ` +
-          `elsewhere); nothing was decided`,
+        `${req.id} ended before your answer was taken (another answer was taken, or the asking process stopped ` +
+          `waiting, or the request was withdrawn or swept); ${nothing}`,
       );
+    case 'asker-gone':
+      throw new WispError(`${who} is gone, so it can never take the answer; ${nothing}`);
     case 'not-taken':
       throw new WispError(
-        `${who} did not take the answer within ${Math.round((a.pickupMs ?? 3000) / 1000)} s; your answer was taken ` +
-          `back and nothing was decided. Check ${command(req.verb)} pending and answer again.`,
+        `${who} did not take the answer within ${seconds(a.pickupMs ?? 5000)} s; your answer was taken ` +
+          `back and decided nothing. Check ${command(req.verb)} pending and answer again.`,
       );
     case 'refused':
-      throw new WispError(`${who} refused the answer (see wisp logs --kind escalation.settled); nothing was decided`);
+      throw new WispError(`${who} refused the answer (see wisp logs --kind escalation.settled); ${nothing}`);
+    case 'unknown':
+      throw new WispError(
+        `cannot tell whether ${who} took your answer: its record was swept while this command was suspended; ` +
+          `see wisp logs --kind escalation.answered`,
+      );
   }
 }

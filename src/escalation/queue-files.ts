@@ -1,15 +1,8 @@
-// The queue's files (design.md §2, ADR 0005): `$WISP_HOME/pending/<id>.request.json` and `<id>.answer.json`.
-// Everything read here is untrusted: any process running as this user can write into the directory, so each file
-// is opened without following symlinks, checked (regular file, ours, 0600), size-bounded, parsed with zod, and
-// a request is accepted only when its binding recomputes from its own fields.
-//
-// The claim protocol (who may touch which file, and why it keeps "first answer wins" honest):
-//   - an answerer writes a temp file and hard-links it to `<id>.answer.json`; EEXIST means someone was first;
-//   - the asker claims an answer by renaming it away (atomic: exactly one renamer gets it), reads the claimed
-//     copy, and on a valid answer removes the request file — never `<id>.answer.json` itself, which by then may
-//     belong to a later answerer, who will find the request gone and take its own answer back;
-//   - so an answerer knows its fate from the final names alone: request gone and its answer gone = taken;
-//     request gone and its answer still there = not taken (it reclaims it by rename; again exactly one wins).
+// The queue's files (design.md §2, ADR 0005, ADR 0026): `$WISP_HOME/pending/<id>.request.json`, one
+// `<id>.answer.<nonce>.json` per answer, and the asker's record `.<id>.taken.json`. Everything read here is untrusted:
+// any process running as this user can write into the directory, so each file is opened without following symlinks,
+// checked (regular file, ours, 0600), size-bounded, parsed with zod, and a request is accepted only when its binding
+// recomputes from its own fields. Who may create or remove which file is the protocol's business: queue-protocol.ts.
 import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import { join } from 'node:path';
@@ -26,7 +19,17 @@ export const BINDING_TAG = 'wisp.queue/1';
 
 const MAX_REQUEST_BYTES = 1024 * 1024;
 const MAX_ANSWER_BYTES = 16 * 1024;
-const ORPHAN_GRACE_MS = 10_000;
+/** Answers of an ended request, and temp files of a writer that is gone, are removed once this old. */
+export const ORPHAN_GRACE_MS = 10_000;
+/** A temp file is removed once this old even when the pid in its name looks alive (pid reuse, a stopped writer). */
+export const TEMP_MAX_AGE_MS = 60 * 60_000;
+/**
+ * The asker's record of a taken answer outlives its request this long: the answer's writer reads it to learn its
+ * fate, and an answerer suspended for longer reports "unknown" rather than guess (queue-protocol.ts).
+ */
+export const RECORD_GRACE_MS = 10 * 60_000;
+/** A request past its expiry whose asker still looks alive is left to the asker this long before it is swept. */
+export const EXPIRED_SWEEP_MS = 60 * 60_000;
 
 export class QueueError extends WispError {
   constructor(message: string) {
@@ -88,6 +91,8 @@ export type Decision = (typeof DECISIONS)[number];
 export const QueueAnswerSchema = z
   .strictObject({
     id: z.string().regex(QUEUE_ID_PATTERN),
+    /** Random, and part of the answer's file name: tells one answer from every other, even with equal content. */
+    nonce: z.string().regex(/^[0-9a-f]{32}$/),
     binding: z.string().regex(/^[0-9a-f]{64}$/),
     decision: z.enum(DECISIONS).optional(),
     text: z
@@ -165,11 +170,16 @@ function sortKeys(value: unknown): unknown {
 // Paths
 
 export const requestPath = (dir: string, id: string): string => join(dir, `${id}.request.json`);
-export const answerPath = (dir: string, id: string): string => join(dir, `${id}.answer.json`);
-const REQUEST_FILE = /^([A-Za-z0-9][A-Za-z0-9_-]{0,63})\.request\.json$/;
-const ANSWER_FILE = /^([A-Za-z0-9][A-Za-z0-9_-]{0,63})\.answer\.json$/;
-// Our own temp and claimed files start with a dot; they are never read as requests or answers by name.
-const TEMP_FILE = /^\.[A-Za-z0-9][A-Za-z0-9_-]{0,63}\.(request|answer|claimed|reclaim)\.[0-9a-f]+(\.tmp)?$/;
+export const answerPath = (dir: string, id: string, nonce: string): string => join(dir, `${id}.answer.${nonce}.json`);
+export const takenPath = (dir: string, id: string): string => join(dir, `.${id}.taken.json`);
+const ID = '[A-Za-z0-9][A-Za-z0-9_-]{0,63}';
+const REQUEST_FILE = new RegExp(`^(${ID})\\.request\\.json$`);
+const ANSWER_FILE = new RegExp(`^(${ID})\\.answer\\.[0-9a-f]{32}\\.json$`);
+const TAKEN_FILE = new RegExp(`^\\.(${ID})\\.taken\\.json$`);
+// Temp files start with a dot and name their writer's pid; never read as requests or answers.
+const TEMP_FILE = new RegExp(`^\\.${ID}\\.(?:request|answer)\\.(\\d+)\\.[0-9a-f]+\\.tmp$`);
+// Names of the protocol before ADR 0026 (one shared answer name, claimed by rename): swept once old.
+const LEGACY_FILE = new RegExp(`^(?:${ID}\\.answer\\.json|\\.${ID}\\.(?:request|answer|claimed|reclaim)\\.[0-9a-f]+(?:\\.tmp)?)$`);
 
 function myUid(): number | undefined {
   return typeof process.getuid === 'function' ? process.getuid() : undefined;
@@ -239,7 +249,7 @@ export function pendingDir(paths: WispPaths, opts: { create: boolean }): string 
 // Reading untrusted files
 
 export type ReadResult<T> =
-  | { readonly ok: true; readonly value: T; readonly ino: number; readonly mtimeMs: number }
+  | { readonly ok: true; readonly value: T; readonly ino: number; readonly mtimeMs: number; readonly bytes: Buffer }
   | { readonly ok: false; readonly code: 'missing' | 'refused'; readonly reason: string };
 
 function readOwnedJson(path: string, maxBytes: number): ReadResult<unknown> {
@@ -274,13 +284,14 @@ function readOwnedJson(path: string, maxBytes: number): ReadResult<unknown> {
       used += n;
       if (used >= buf.length) return { ok: false, code: 'refused', reason: `it is larger than ${maxBytes} bytes` };
     }
+    const bytes = buf.subarray(0, used);
     let value: unknown;
     try {
-      value = JSON.parse(buf.subarray(0, used).toString('utf8'));
+      value = JSON.parse(bytes.toString('utf8'));
     } catch {
       return { ok: false, code: 'refused', reason: 'it is not valid JSON' };
     }
-    return { ok: true, value, ino: st.ino, mtimeMs: st.mtimeMs };
+    return { ok: true, value, ino: st.ino, mtimeMs: st.mtimeMs, bytes };
   } catch (err) {
     return { ok: false, code: 'refused', reason: `cannot read it (${errno(err) ?? String(err)})` };
   } finally {
@@ -312,22 +323,23 @@ export function readRequest(dir: string, id: string): ReadResult<QueueRequest> {
   if (expected !== req.binding) {
     return { ok: false, code: 'refused', reason: 'its binding does not match its fields (the file was altered)' };
   }
-  return { ok: true, value: req, ino: raw.ino, mtimeMs: raw.mtimeMs };
+  return { ...raw, value: req };
 }
 
-function readAnswerAt(path: string): ReadResult<QueueAnswer> {
+/** An answer file (or the record, which is a link to one), checked and parsed. */
+export function readAnswerFile(path: string): ReadResult<QueueAnswer> {
   const raw = readOwnedJson(path, MAX_ANSWER_BYTES);
   if (!raw.ok) return raw;
   const parsed = QueueAnswerSchema.safeParse(raw.value);
   if (!parsed.success) return { ok: false, code: 'refused', reason: `not a valid answer (${issues(parsed.error)})` };
-  return { ok: true, value: parsed.data, ino: raw.ino, mtimeMs: raw.mtimeMs };
+  return { ...raw, value: parsed.data };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // Writing
 
 function tempName(dir: string, id: string, kind: string): string {
-  return join(dir, `.${id}.${kind}.${randomBytes(6).toString('hex')}.tmp`);
+  return join(dir, `.${id}.${kind}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
 }
 
 /** Files a request: temp file 0600, then rename onto `<id>.request.json` (refuses an id already pending). */
@@ -344,34 +356,26 @@ export function writeRequest(dir: string, req: QueueRequest): void {
   }
 }
 
-export type WriteAnswerResult = { readonly ok: true; readonly ino: number } | { readonly ok: false; readonly reason: 'exists' };
-
-/** Creates `<id>.answer.json` exclusively: temp file, then link(); EEXIST means another answer was first. */
-export function writeAnswer(dir: string, answer: QueueAnswer): WriteAnswerResult {
+/**
+ * Puts an answer file in place (temp file, then link) without following it: for tests and tools that plant an
+ * answer, forged ones included. Answerers go through queue-protocol.ts. Returns the file's path.
+ */
+export function writeAnswerFile(dir: string, answer: Omit<QueueAnswer, 'nonce'> & { readonly nonce?: string }): string {
+  const nonce = answer.nonce ?? randomBytes(16).toString('hex');
+  const final = answerPath(dir, answer.id, nonce);
   const tmp = tempName(dir, answer.id, 'answer');
   try {
-    fs.writeFileSync(tmp, JSON.stringify(answer, null, 2) + '\n', { mode: 0o600, flag: 'wx' });
-    const ino = fs.statSync(tmp).ino;
-    try {
-      fs.linkSync(tmp, answerPath(dir, answer.id));
-    } catch (err) {
-      if (errno(err) === 'EEXIST') return { ok: false, reason: 'exists' };
-      throw err;
-    }
-    return { ok: true, ino };
+    fs.writeFileSync(tmp, JSON.stringify({ ...answer, nonce }, null, 2) + '\n', { mode: 0o600, flag: 'wx' });
+    fs.linkSync(tmp, final);
   } finally {
     fs.rmSync(tmp, { force: true });
   }
+  return final;
 }
 
-/** Does an answer (anyone's) sit under the final name? lstat, so a planted symlink counts too. */
+/** Is any answer (anyone's) waiting for this request? */
 export function answerExists(dir: string, id: string): boolean {
-  try {
-    fs.lstatSync(answerPath(dir, id));
-    return true;
-  } catch {
-    return false;
-  }
+  return fs.readdirSync(dir).some((n) => n.startsWith(`${id}.answer.`));
 }
 
 export function requestExists(dir: string, id: string): boolean {
@@ -394,52 +398,6 @@ export function removeRequest(dir: string, id: string): boolean {
   }
 }
 
-/**
- * The asker's claim: rename `<id>.answer.json` away (exactly one claimer wins), then read the claimed copy and
- * delete it. undefined when there was no answer to claim.
- */
-export function claimAnswer(dir: string, id: string): ReadResult<QueueAnswer> | undefined {
-  const claimed = join(dir, `.${id}.claimed.${randomBytes(6).toString('hex')}`);
-  try {
-    fs.renameSync(answerPath(dir, id), claimed);
-  } catch (err) {
-    if (errno(err) === 'ENOENT') return undefined;
-    return { ok: false, code: 'refused', reason: `cannot claim it (${errno(err) ?? String(err)})` };
-  }
-  try {
-    return readAnswerAt(claimed);
-  } finally {
-    // recursive: whatever was planted under the name goes (a directory there must not wedge every later claim)
-    fs.rmSync(claimed, { force: true, recursive: true });
-  }
-}
-
-/**
- * The answerer takes its own answer back (the request went away without taking it, or nobody took it in time).
- * `reclaimed`: it was still ours and is now removed. `gone`: the asker had already claimed it.
- */
-export function reclaimAnswer(dir: string, id: string, ino: number): 'reclaimed' | 'gone' {
-  const tmp = join(dir, `.${id}.reclaim.${randomBytes(6).toString('hex')}`);
-  try {
-    fs.renameSync(answerPath(dir, id), tmp);
-  } catch (err) {
-    if (errno(err) === 'ENOENT') return 'gone';
-    throw err;
-  }
-  try {
-    if (fs.lstatSync(tmp).ino === ino) return 'reclaimed';
-    // Someone else's answer took the name after ours was claimed: put it back untouched.
-    try {
-      fs.linkSync(tmp, answerPath(dir, id));
-    } catch {
-      // lost the name again: that answer's owner will find out on its own
-    }
-    return 'gone';
-  } finally {
-    fs.rmSync(tmp, { force: true, recursive: true });
-  }
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 // Staleness and scanning
 
@@ -459,11 +417,25 @@ export function staleReason(req: QueueRequest, now: number = Date.now()): string
   return undefined;
 }
 
+/**
+ * May a sweep remove this stale request? Only when its asker can no longer settle it itself: the process is gone,
+ * or it expired so long ago that the asker must be wedged (or its pid reused). A live asker removes its own expired
+ * requests (at its timeout, at the next turn, at exit), so each request is settled once, by one party.
+ */
+export function sweepable(req: QueueRequest, now: number = Date.now()): boolean {
+  if (!processAlive(req.pid)) return true;
+  return req.expiresAt !== null && Date.parse(req.expiresAt) + EXPIRED_SWEEP_MS <= now;
+}
+
 export interface ScanResult {
   readonly live: QueueRequest[];
-  readonly stale: Array<{ readonly request: QueueRequest; readonly reason: string }>;
+  /** Not listed and not answerable; `sweep` when a sweep may remove it (see `sweepable`). */
+  readonly stale: Array<{ readonly request: QueueRequest; readonly reason: string; readonly sweep: boolean }>;
   readonly refused: Array<{ readonly id: string; readonly file: string; readonly reason: string }>;
-  /** Answers with no request and our own leftover temp files, older than a grace period. */
+  /**
+   * Files nobody will use again: answers and records of ended requests, temp files of writers that are gone, each
+   * past its grace period (ORPHAN_GRACE_MS, RECORD_GRACE_MS, TEMP_MAX_AGE_MS).
+   */
   readonly orphans: string[];
 }
 
@@ -483,20 +455,32 @@ export function scanDir(dir: string, now: number = Date.now()): ScanResult {
     if (r.ok) {
       const why = staleReason(r.value, now);
       if (why === undefined) live.push(r.value);
-      else stale.push({ request: r.value, reason: why });
+      else stale.push({ request: r.value, reason: why, sweep: sweepable(r.value, now) });
     } else if (r.code === 'refused') {
       refused.push({ id, file: join(dir, name), reason: r.reason });
     }
   }
   for (const name of names) {
-    const answer = ANSWER_FILE.exec(name);
-    if (!(answer && !requestIds.has(answer[1]!)) && !TEMP_FILE.test(name)) continue;
+    const grace = orphanGrace(name, requestIds);
+    if (grace === undefined) continue;
     try {
-      if (now - fs.lstatSync(join(dir, name)).mtimeMs > ORPHAN_GRACE_MS) orphans.push(join(dir, name));
+      if (now - fs.lstatSync(join(dir, name)).mtimeMs > grace) orphans.push(join(dir, name));
     } catch {
       // already gone
     }
   }
   live.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
   return { live, stale, refused, orphans };
+}
+
+/** How old a file must be before a sweep removes it, or undefined when it is not the sweep's to remove. */
+function orphanGrace(name: string, requestIds: ReadonlySet<string>): number | undefined {
+  const answer = ANSWER_FILE.exec(name);
+  if (answer) return requestIds.has(answer[1]!) ? undefined : ORPHAN_GRACE_MS;
+  const taken = TAKEN_FILE.exec(name);
+  if (taken) return requestIds.has(taken[1]!) ? undefined : RECORD_GRACE_MS;
+  const temp = TEMP_FILE.exec(name);
+  if (temp) return processAlive(Number(temp[1])) ? TEMP_MAX_AGE_MS : ORPHAN_GRACE_MS;
+  if (LEGACY_FILE.test(name)) return ORPHAN_GRACE_MS;
+  return undefined;
 }

@@ -19,16 +19,14 @@ import type { Notifier } from './notify.js';
 import { noticeFor } from './notify.js';
 import {
   bindingOf,
-  claimAnswer,
   pendingDir,
+  processAlive,
   QUEUE_ID_PATTERN,
   QueueError,
   QueueRequestSchema,
-  reclaimAnswer,
-  removeRequest,
+  RECORD_GRACE_MS,
   requestExists,
   scanDir,
-  writeAnswer,
   writeRequest,
   type Decision,
   type QueueAnswer,
@@ -36,6 +34,7 @@ import {
   type ScanResult,
   type UnboundRequest,
 } from './queue-files.js';
+import { answerSteps, newNonce, runSteps, runStepsAsync, takeSteps, withdrawSteps, type Fate, type Steps, type TakeResult } from './queue-protocol.js';
 import type { Escalation, EscalationChannel, EscalationOutcome, RaiseContext } from './types.js';
 import { INQUIRY_ANSWER_MAX_BYTES } from './types.js';
 
@@ -57,7 +56,7 @@ export interface QueueChannelOptions {
   readonly now?: () => number;
 }
 
-interface Held {
+export interface Held {
   readonly request: QueueRequest;
   readonly actx: AuditContext;
   readonly createdMs: number;
@@ -92,7 +91,7 @@ export class QueueChannel implements EscalationChannel {
   async raise(e: Escalation, ctx: RaiseContext): Promise<EscalationOutcome> {
     if (ctx.signal?.aborted) return { kind: 'declined', reason: CANCELLED_REASON };
     const timeoutMs = ctx.timeoutMs > 0 ? ctx.timeoutMs : 0;
-    const held = this.fileRequest(e, ctx, 'waiting', timeoutMs > 0 ? timeoutMs : null);
+    const held = this.fileHeld(e, ctx, 'waiting', timeoutMs > 0 ? timeoutMs : null);
     try {
       ctx.onProgress?.(`waiting for an answer in the queue: ${answerHint(held.request)}`);
       return await this.waitFor(held, ctx, timeoutMs);
@@ -103,7 +102,7 @@ export class QueueChannel implements EscalationChannel {
 
   /** Deferred mode: file and return at once; the request expires after `pendingSeconds`. */
   async file(e: Escalation, ctx: RaiseContext): Promise<{ id: string; expiresAt: number }> {
-    const held = this.fileRequest(e, ctx, 'deferred', this.opts.pendingSeconds * 1000);
+    const held = this.fileHeld(e, ctx, 'deferred', this.opts.pendingSeconds * 1000);
     return { id: held.request.id, expiresAt: held.expiresMs! };
   }
 
@@ -114,9 +113,8 @@ export class QueueChannel implements EscalationChannel {
   poll(id: string): EscalationOutcome | undefined {
     const held = this.held.get(id);
     if (!held) return undefined;
-    const outcome = this.takeAnswer(held);
-    if (outcome) this.withdraw(id);
-    return outcome;
+    if (held.expiresMs !== null && this.now() >= held.expiresMs) return undefined; // too late: `collect` ends it
+    return this.takeAnswer(held);
   }
 
   /** Like `poll`, but an expired request is withdrawn and reported `unanswered`. */
@@ -132,21 +130,20 @@ export class QueueChannel implements EscalationChannel {
     return undefined;
   }
 
-  /** Stops asking: removes the request (and an answer that raced in before it went). Idempotent. */
+  /**
+   * Stops asking: removes the request and any answers to it (none of them was taken: taking one ends the request
+   * first). Idempotent; never touches a request this channel did not file.
+   */
   withdraw(id: string): void {
     const held = this.held.get(id);
-    if (!held) return; // never touch files this channel did not file
+    if (!held) return;
+    this.forget(id);
+    runSteps(withdrawSteps(this.opts.paths.pending, id));
+  }
+
+  private forget(id: string): void {
     this.held.delete(id);
     if (this.held.size === 0) live.delete(this);
-    const dir = this.opts.paths.pending;
-    // Only while our request still stood can an answer under the final name be addressed to it. An answer linked
-    // after the request went is its writer's to take back (it sees the request gone and reclaims it).
-    if (removeRequest(dir, id)) {
-      const late = claimAnswer(dir, id);
-      if (late?.ok) {
-        this.audit('escalation.settled', held, { outcome: 'refused', reason: 'the answer arrived as the request was withdrawn', via: late.value.via });
-      }
-    }
   }
 
   /** Ids filed by this channel and not yet settled. */
@@ -154,16 +151,17 @@ export class QueueChannel implements EscalationChannel {
     return [...this.held.keys()];
   }
 
-  /** At process exit: request files only, no audit (the audit may already be closed). */
+  /** At process exit: no audit (the audit may already be closed). */
   withdrawAllQuietly(): void {
-    for (const id of this.held.keys()) removeRequest(this.opts.paths.pending, id);
+    for (const id of this.held.keys()) runSteps(withdrawSteps(this.opts.paths.pending, id));
     this.held.clear();
     live.delete(this);
   }
 
   // -------------------------------------------------------------------------------------------------------------
 
-  private fileRequest(e: Escalation, ctx: RaiseContext, mode: 'waiting' | 'deferred', lifetimeMs: number | null): Held {
+  /** Files the request and holds it here (public: the interleaving tests drive the protocol steps with it). */
+  fileHeld(e: Escalation, ctx: RaiseContext, mode: 'waiting' | 'deferred', lifetimeMs: number | null): Held {
     const id = ctx.escalationId;
     if (!QUEUE_ID_PATTERN.test(id)) throw new QueueError(`escalation id ${visible(id)} cannot name a queue file`);
     if (this.held.has(id)) throw new QueueError(`escalation ${id} is already in the queue`);
@@ -270,9 +268,8 @@ export class QueueChannel implements EscalationChannel {
         }
       });
       const onTimeout = guarded(() => {
-        // Take the request down first, then take any answer that made it in time (an answer linked after this
-        // finds the request gone and is taken back by its writer).
-        removeRequest(dir, id);
+        // An answer already there made it in time; after this look the request is withdrawn (in `raise`), and an
+        // answer that arrives later is its writer's to take back.
         finish(this.takeAnswer(held) ?? { kind: 'unanswered', waitedMs: this.now() - held.createdMs });
       });
       const onAbort = () => finish({ kind: 'declined', reason: CANCELLED_REASON });
@@ -294,25 +291,37 @@ export class QueueChannel implements EscalationChannel {
     });
   }
 
-  /** Claims an answer if one is there; a valid one settles the request, an invalid one is refused and removed. */
+  /**
+   * Takes an answer if an acceptable one is there (queue-protocol.ts: the record is linked to it, then the request
+   * and every other answer are removed); refused answers are audited and removed. undefined: nothing taken yet.
+   */
   private takeAnswer(held: Held): EscalationOutcome | undefined {
-    const dir = this.opts.paths.pending;
-    const id = held.request.id;
-    const claimed = claimAnswer(dir, id);
-    if (!claimed) return undefined;
-    if (!claimed.ok) {
-      this.audit('escalation.settled', held, { outcome: 'refused', reason: `answer file refused: ${claimed.reason}` });
-      return undefined;
+    const result = runSteps(this.askerSteps(held));
+    return this.settleTake(held, result);
+  }
+
+  /** The asker's steps for one look (public: the interleaving tests drive them one operation at a time). */
+  askerSteps(held: Held): Steps<TakeResult> {
+    return takeSteps(this.opts.paths.pending, held.request, {
+      mismatch: (answer, nonce) => mismatch(held.request, answer, nonce),
+      onRefused: (reason, answer) =>
+        this.audit('escalation.settled', held, {
+          outcome: 'refused',
+          reason,
+          ...(answer ? { via: answer.via, answerPid: answer.pid } : {}),
+        }),
+    });
+  }
+
+  /** What one look came to: audited, and the outcome when it settled the request. */
+  settleTake(held: Held, result: TakeResult): EscalationOutcome | undefined {
+    if (result.kind === 'none') return undefined;
+    this.forget(held.request.id);
+    if (result.kind === 'conflict') {
+      this.audit('escalation.settled', held, { outcome: 'refused', reason: result.reason });
+      return { kind: 'declined', reason: `the queue's record was tampered with, so nothing was taken: ${result.reason}` };
     }
-    const answer = claimed.value;
-    const problem = mismatch(held.request, answer);
-    if (problem) {
-      this.audit('escalation.settled', held, { outcome: 'refused', reason: problem, via: answer.via, answerPid: answer.pid });
-      return undefined;
-    }
-    // Taken: take the request down now, before anyone can mistake a later answer for this one.
-    removeRequest(dir, id);
-    const outcome = outcomeOf(held.request, answer);
+    const answer = result.answer;
     this.audit('escalation.answered', held, {
       verb: held.request.verb,
       via: answer.via,
@@ -323,7 +332,12 @@ export class QueueChannel implements EscalationChannel {
       ...(answer.text !== undefined ? { bytes: Buffer.byteLength(answer.text, 'utf8') } : {}),
       ...(answer.declined ? { declined: true } : {}),
     });
-    return outcome;
+    return outcomeOf(held.request, answer);
+  }
+
+  /** The held request of an id filed here (tests drive the protocol steps with it). */
+  heldRequest(id: string): Held | undefined {
+    return this.held.get(id);
   }
 
   private audit(kind: 'escalation.pending' | 'escalation.answered' | 'escalation.settled', held: Held, details: Record<string, unknown>): void {
@@ -336,8 +350,9 @@ function answerHint(req: QueueRequest): string {
 }
 
 /** Why an answer does not fit the request held in memory, or undefined when it does. */
-function mismatch(req: QueueRequest, answer: QueueAnswer): string | undefined {
+function mismatch(req: QueueRequest, answer: QueueAnswer, nonce: string): string | undefined {
   if (answer.id !== req.id) return `the answer names id ${answer.id}, not ${req.id} (replayed from another request?)`;
+  if (answer.nonce !== nonce) return "the answer's nonce is not the one in its file name (copied from another answer?)";
   if (answer.binding !== req.binding) return 'the answer is bound to a different request (binding mismatch)';
   if (req.verb === 'approval' && answer.decision === undefined) return 'an approval needs a decision';
   if (req.verb === 'inquiry' && answer.decision !== undefined) return 'an inquiry is answered with text or declined';
@@ -372,27 +387,32 @@ export interface SweptRequest {
 }
 
 /**
- * Removes stale requests (process gone, or expired) — each audited `escalation.settled` outcome `stale` — and
- * old orphans (answers with no request, leftover temp files). A missing directory has nothing to sweep; an unsafe
- * one throws.
+ * Removes stale requests a sweep may remove (their asker is gone, or long expired: see `sweepable`) with their
+ * answers — each audited `escalation.settled` outcome `stale` — and files nobody will use again: answers and records
+ * of ended requests, temp files of writers that are gone (each past its grace period). A missing directory has
+ * nothing to sweep; an unsafe one throws.
  */
 export function sweepStale(paths: WispPaths, audit: AuditSink, ctx: AuditContext = { session: 'queue-sweep' }): SweptRequest[] {
   const dir = pendingDir(paths, { create: false });
   if (!dir) return [];
   const scan = scanDir(dir);
   const swept: SweptRequest[] = [];
-  for (const { request, reason } of scan.stale) {
-    if (!removeRequest(dir, request.id)) continue; // someone else swept it first
-    claimAnswer(dir, request.id); // an answer to a dead request is dropped with it
-    audit.write(
-      'escalation.settled',
-      { channel: 'queue', escalationId: request.id, verb: request.verb, outcome: 'stale', reason, askerPid: request.pid },
-      { session: ctx.session, ...(request.thread ? { thread: request.thread } : {}) },
-    );
-    swept.push({ id: request.id, reason });
+  for (const { request, reason, sweep } of scan.stale) {
+    if (sweep && sweepRequest(dir, request, reason, audit, ctx)) swept.push({ id: request.id, reason });
   }
   for (const file of scan.orphans) fs.rmSync(file, { force: true, recursive: true }); // a planted directory too
   return swept;
+}
+
+/** Removes one stale request and its answers; audits it once (false: someone else removed it first). */
+export function sweepRequest(dir: string, request: QueueRequest, reason: string, audit: AuditSink, ctx: AuditContext): boolean {
+  if (!runSteps(withdrawSteps(dir, request.id))) return false;
+  audit.write(
+    'escalation.settled',
+    { channel: 'queue', escalationId: request.id, verb: request.verb, outcome: 'stale', reason, askerPid: request.pid },
+    { session: ctx.session, ...(request.thread ? { thread: request.thread } : {}) },
+  );
+  return true;
 }
 
 /** Live requests (never stale ones), oldest first; refused files are left out (see `scanPending`). */
@@ -409,23 +429,24 @@ export function scanPending(paths: WispPaths): ScanResult {
 
 export type AnswerBody = { readonly decision: Decision } | { readonly text: string } | { readonly declined: true };
 
-/**
- * Writes the answer to a verified request. The caller has already checked the request (readRequest) and shown it;
- * `binding` must be the one it showed. ok:false means another answer was first.
- */
-export function answerRequest(
-  paths: WispPaths,
-  request: QueueRequest,
-  body: AnswerBody,
-  opts: { via: string; answeredBy?: string; now?: () => number },
-): { ok: true; ino: number } | { ok: false; reason: 'exists' } {
+export interface AnswerOptions {
+  readonly via: string;
+  readonly answeredBy?: string;
+  readonly now?: () => number;
+  /** How long to wait for a waiting asker to take the answer before taking it back (default 5000 ms). */
+  readonly waitMs?: number;
+  /** Polling interval while waiting (default 10 ms). */
+  readonly pollMs?: number;
+}
+
+/** The answer file's content for a verified request; `binding` is the one that was shown. */
+export function answerFor(request: QueueRequest, body: AnswerBody, opts: AnswerOptions): QueueAnswer {
   if ('text' in body && Buffer.byteLength(body.text, 'utf8') > INQUIRY_ANSWER_MAX_BYTES) {
     throw new QueueError(`the answer is longer than ${INQUIRY_ANSWER_MAX_BYTES} bytes`);
   }
-  const dir = pendingDir(paths, { create: false });
-  if (!dir) throw new QueueError(`no pending request ${request.id}`);
-  const answer: QueueAnswer = {
+  return {
     id: request.id,
+    nonce: newNonce(),
     binding: request.binding,
     ...body,
     via: opts.via,
@@ -433,52 +454,57 @@ export function answerRequest(
     pid: process.pid,
     answeredAt: new Date((opts.now ?? Date.now)()).toISOString(),
   };
-  return writeAnswer(dir, answer);
 }
 
-export type PickupResult =
-  /** The asker claimed the answer and took its request down. */
-  | 'taken'
-  /** The request went away without taking this answer; the answer was taken back. */
-  | 'withdrawn'
-  /** Nobody took it in time; the answer was taken back, nothing was decided. */
-  | 'not-taken'
-  /** The asker claimed the answer but kept its request: it refused the answer. */
-  | 'refused'
-  /** A deferred request: the answer stays for the asker to collect. */
-  | 'recorded';
+function answeringDir(paths: WispPaths, request: QueueRequest): string {
+  const dir = pendingDir(paths, { create: false });
+  if (!dir) throw new QueueError(`no pending request ${request.id}`);
+  return dir;
+}
 
 /**
- * After `answerRequest`: waits up to `waitMs` for the asking process to take the answer, and leaves the queue in a
- * state that matches what it reports (see the claim protocol in queue-files.ts).
+ * The answerer's steps for a verified request (the caller has checked and shown it), ending in the answer's fate
+ * (queue-protocol.ts). Every `Fate` but `taken` and `recorded` means this answer decided nothing.
  */
-export async function awaitPickup(
-  paths: WispPaths,
-  request: QueueRequest,
-  ino: number,
-  opts: { waitMs?: number; stepMs?: number } = {},
-): Promise<PickupResult> {
-  const dir = paths.pending;
-  const step = opts.stepMs ?? 10;
-  const deadline = Date.now() + (opts.waitMs ?? 3000);
-  for (;;) {
-    if (!requestExists(dir, request.id)) {
-      return reclaimAnswer(dir, request.id, ino) === 'gone' ? 'taken' : 'withdrawn';
-    }
-    if (Date.now() >= deadline) break;
-    await sleep(step);
-  }
-  if (request.mode === 'deferred') return 'recorded';
-  if (reclaimAnswer(dir, request.id, ino) === 'reclaimed') return 'not-taken';
-  // The asker claimed it just now: give it a moment to take its request down (taken) or not (refused).
-  const grace = Date.now() + 500;
-  while (Date.now() < grace) {
-    if (!requestExists(dir, request.id)) return 'taken';
-    await sleep(step);
-  }
-  return 'refused';
+export function answerStepsFor(paths: WispPaths, request: QueueRequest, body: AnswerBody, opts: AnswerOptions): Steps<Fate> {
+  const dir = answeringDir(paths, request);
+  const now = opts.now ?? Date.now;
+  const start = now();
+  const waitMs = opts.waitMs ?? 5000;
+  return answerSteps(dir, request, answerFor(request, body, opts), {
+    windowOver: () => now() - start >= waitMs,
+    askerAlive: () => processAlive(request.pid),
+    recordMayBeSwept: () => now() - start >= RECORD_GRACE_MS / 2,
+  });
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
+/** Writes the answer and follows it to its fate: what the answering person is told. */
+export function answerAndFollow(paths: WispPaths, request: QueueRequest, body: AnswerBody, opts: AnswerOptions): Promise<Fate> {
+  return runStepsAsync(answerStepsFor(paths, request, body, opts), opts.pollMs ?? 10);
+}
+
+/**
+ * Writes the answer and leaves it there, without following it (tests, and answerers that learn the outcome
+ * otherwise). ok:false means another answer was already waiting (or the request was decided).
+ */
+export function answerRequest(
+  paths: WispPaths,
+  request: QueueRequest,
+  body: AnswerBody,
+  opts: AnswerOptions,
+): { ok: true; nonce: string } | { ok: false; reason: 'exists' } {
+  const answer = answerFor(request, body, opts);
+  const steps = answerSteps(answeringDir(paths, request), request, answer, {
+    windowOver: () => false,
+    askerAlive: () => true,
+    recordMayBeSwept: () => false,
+  });
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value === 'exists' ? { ok: false, reason: 'exists' } : { ok: true, nonce: answer.nonce };
+    if (r.value === 'read-record') {
+      steps.return('recorded'); // written and linked: stop following it here
+      return { ok: true, nonce: answer.nonce };
+    }
+  }
 }

@@ -90,7 +90,7 @@ describe('answerFromTerminal', () => {
     const err = await answerFromTerminal(base({ id: req.id, pickupMs: 200 })).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(WispError);
     expect((err as WispError).exitCode).toBe(1);
-    expect(String(err)).toMatch(/did not take the answer.*nothing was decided/);
+    expect(String(err)).toMatch(/did not take the answer within 0\.2 s.*decided nothing/);
     expect(printed.join('').split('\n')[0]).toBe('Deploy to staging?');
     expect(answerExists(paths.pending, req.id)).toBe(false); // no answer left behind to apply later
     expect(readRequest(paths.pending, req.id).ok).toBe(true);

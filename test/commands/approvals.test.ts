@@ -8,7 +8,7 @@ import { createInterface } from 'node:readline';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryAudit } from '../../src/audit/kinds.js';
 import { answerRequest, QueueChannel } from '../../src/escalation/queue.js';
-import { answerPath, readRequest, requestPath, type QueueRequest } from '../../src/escalation/queue-files.js';
+import { answerExists, readRequest, requestPath, type QueueRequest } from '../../src/escalation/queue-files.js';
 import type { EscalationOutcome } from '../../src/escalation/types.js';
 import { wispPaths, type WispPaths } from '../../src/paths.js';
 import { runInPty, screenText } from '../helpers/pty.js';
@@ -123,7 +123,7 @@ describe('wisp approvals / wisp inquiries across processes', () => {
     expect(run.code).toBe(1);
     expect(run.output).toMatch(/standard input is not a terminal/);
     expect(run.output).toMatch(/agent must never answer its own escalations/);
-    expect(fs.existsSync(answerPath(paths.pending, waiter.id))).toBe(false);
+    expect(answerExists(paths.pending, waiter.id)).toBe(false);
     expect(fs.existsSync(requestPath(paths.pending, waiter.id))).toBe(true);
     // Still waiting: a real answer now goes through.
     const r = readRequest(paths.pending, waiter.id);
@@ -182,7 +182,7 @@ describe('wisp approvals / wisp inquiries across processes', () => {
     const altered = await wisp(['approvals', 'approve', request.id], 'tty');
     expect(altered.code).toBe(1);
     expect(altered.output).toMatch(/not trustworthy: its binding does not match/);
-    expect(fs.existsSync(answerPath(paths.pending, request.id))).toBe(false);
+    expect(answerExists(paths.pending, request.id)).toBe(false);
     channel.withdraw(request.id);
   }, 120_000);
 });

@@ -209,7 +209,7 @@ describe('queue answers from a terminal', () => {
     expect((err as WispError).exitCode).toBe(c.exit);
     if (c.audited) expect(audit.ofKind('escalation.settled').map((e) => e.details.outcome)).toContain(c.audited);
     // Nothing answered: no answer file of ours is left, and no waiting process took anything.
-    const answersLeft = fs.readdirSync(dir).filter((f) => f.endsWith('.answer.json'));
+    const answersLeft = fs.readdirSync(dir).filter((f) => /\.answer\.[0-9a-f]{32}\.json$/.test(f));
     expect(answersLeft.length).toBe(c.scenario === 'already-answered' ? 1 : 0);
     expect(fs.existsSync(join(root, 'marker'))).toBe(false);
   });

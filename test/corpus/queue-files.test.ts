@@ -151,7 +151,6 @@ describe('queue request corpus', () => {
     expect((err as Error).message).toMatch(new RegExp(c.reason));
     expect(audit.ofKind('escalation.settled')).toHaveLength(1);
     expect(audit.ofKind('escalation.settled')[0]!.details).toMatchObject({ channel: 'queue', escalationId: id, outcome: 'refused' });
-    expect(fs.existsSync(answerPath(dir, id))).toBe(false);
     expect(fs.readdirSync(dir).filter((f) => f.includes('.answer'))).toEqual([]);
   });
 });
@@ -179,9 +178,10 @@ describe('queue answer corpus', () => {
     await waitFor(() => fs.existsSync(requestPath(dir, id)));
     const read = readRequest(dir, id);
     if (!read.ok) throw new Error(read.reason);
-    const answer = { id, binding: read.value.binding, decision: 'once', via: 'cli', pid: process.pid, answeredAt: new Date().toISOString() };
+    const nonce = '0123456789abcdef0123456789abcdef';
+    const answer = { id, nonce, binding: read.value.binding, decision: 'once', via: 'cli', pid: process.pid, answeredAt: new Date().toISOString() };
     const json = c.make === 'big' ? JSON.stringify(answer) + ' '.repeat(16 * 1024) : mutate(answer, c);
-    plant(answerPath(dir, id), c, json);
+    plant(answerPath(dir, id, nonce), c, json);
 
     const refusal = await waitFor(() => audit.ofKind('escalation.settled').find((e) => e.details.outcome === 'refused'));
     expect(String(refusal.details.reason)).toMatch(new RegExp(c.reason));

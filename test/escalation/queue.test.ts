@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryAudit, type AuditSink } from '../../src/audit/kinds.js';
 import {
+  answerAndFollow,
   answerRequest,
-  awaitPickup,
   CANCELLED_REASON,
   listPending,
   QueueChannel,
@@ -17,13 +17,16 @@ import {
   type QueueChannelOptions,
 } from '../../src/escalation/queue.js';
 import {
+  answerExists,
   answerPath,
   bindingOf,
+  EXPIRED_SWEEP_MS,
   pendingDir,
   QueueError,
   readRequest,
   requestPath,
-  writeAnswer,
+  takenPath,
+  writeAnswerFile,
   type QueueRequest,
 } from '../../src/escalation/queue-files.js';
 import type { Escalation, RaiseContext } from '../../src/escalation/types.js';
@@ -73,8 +76,9 @@ async function filed(paths: WispPaths, id: string): Promise<QueueRequest> {
   throw new Error(`request ${id} never appeared`);
 }
 
+/** Files left in the queue, but for the asker's records of taken answers (they stay for a grace period). */
 function leftovers(paths: WispPaths): string[] {
-  return fs.existsSync(paths.pending) ? fs.readdirSync(paths.pending) : [];
+  return fs.existsSync(paths.pending) ? fs.readdirSync(paths.pending).filter((n) => !/^\..*\.taken\.json$/.test(n)) : [];
 }
 
 function deadPid(): number {
@@ -167,7 +171,7 @@ describe('QueueChannel, waiting mode', () => {
     const c = ctx();
     const outcome = channel.raise(approval(), c);
     const req = await filed(paths, c.escalationId);
-    writeAnswer(paths.pending, {
+    writeAnswerFile(paths.pending, {
       id: req.id,
       binding: 'f'.repeat(64),
       decision: 'always',
@@ -178,7 +182,7 @@ describe('QueueChannel, waiting mode', () => {
     await until(() => audit.ofKind('escalation.settled').length === 1);
     expect(audit.ofKind('escalation.settled')[0]!.details).toMatchObject({ outcome: 'refused', channel: 'queue' });
     expect(String(audit.ofKind('escalation.settled')[0]!.details.reason)).toMatch(/binding/);
-    expect(fs.existsSync(answerPath(paths.pending, req.id))).toBe(false);
+    expect(answerExists(paths.pending, req.id)).toBe(false);
     expect(fs.existsSync(requestPath(paths.pending, req.id))).toBe(true); // still asking
 
     answerRequest(paths, req, { decision: 'once' }, { via: 'cli' });
@@ -213,13 +217,14 @@ describe('QueueChannel, waiting mode', () => {
     // The answer to A, copied under B's name.
     const answerA = {
       id: reqA.id,
+      nonce: 'a'.repeat(32),
       binding: reqA.binding,
       decision: 'always' as const,
       via: 'cli',
       pid: process.pid,
       answeredAt: new Date().toISOString(),
     };
-    fs.writeFileSync(answerPath(paths.pending, b.escalationId), JSON.stringify(answerA), { mode: 0o600 });
+    fs.writeFileSync(answerPath(paths.pending, b.escalationId, answerA.nonce), JSON.stringify(answerA), { mode: 0o600 });
     await until(() => audit.ofKind('escalation.settled').length === 1);
     expect(audit.ofKind('escalation.settled')[0]!.details).toMatchObject({ escalationId: b.escalationId, outcome: 'refused' });
     expect(String(audit.ofKind('escalation.settled')[0]!.details.reason)).toMatch(/replayed/);
@@ -236,13 +241,14 @@ describe('QueueChannel, waiting mode', () => {
     const outcome = channel.raise(approval(), c);
     const req = await filed(paths, c.escalationId);
     const elsewhere = join(paths.home, 'answer.json');
-    fs.writeFileSync(elsewhere, JSON.stringify({ id: req.id, binding: req.binding, decision: 'always', via: 'cli', pid: 1, answeredAt: new Date().toISOString() }), { mode: 0o600 });
-    fs.symlinkSync(elsewhere, answerPath(paths.pending, req.id));
+    const nonce = 'b'.repeat(32);
+    fs.writeFileSync(elsewhere, JSON.stringify({ id: req.id, nonce, binding: req.binding, decision: 'always', via: 'cli', pid: 1, answeredAt: new Date().toISOString() }), { mode: 0o600 });
+    fs.symlinkSync(elsewhere, answerPath(paths.pending, req.id, nonce));
     await until(() => audit.ofKind('escalation.settled').length === 1);
     expect(String(audit.ofKind('escalation.settled')[0]!.details.reason)).toMatch(/symbolic link/);
 
-    fs.copyFileSync(elsewhere, answerPath(paths.pending, req.id));
-    fs.chmodSync(answerPath(paths.pending, req.id), 0o644);
+    fs.copyFileSync(elsewhere, answerPath(paths.pending, req.id, nonce));
+    fs.chmodSync(answerPath(paths.pending, req.id, nonce), 0o644);
     await until(() => audit.ofKind('escalation.settled').length === 2);
     expect(String(audit.ofKind('escalation.settled')[1]!.details.reason)).toMatch(/0644/);
     answerRequest(paths, req, { decision: 'no' }, { via: 'cli' });
@@ -318,10 +324,8 @@ describe('QueueChannel, deferred mode', () => {
     expect(req.ok && req.value.mode).toBe('deferred');
     expect(channel.poll(id)).toBeUndefined();
 
-    const written = answerRequest(paths, (req as { value: QueueRequest }).value, { decision: 'session' }, { via: 'cli' });
-    expect(written.ok).toBe(true);
     // The answerer is told its answer is recorded for later (the asker is not waiting on it).
-    expect(await awaitPickup(paths, (req as { value: QueueRequest }).value, written.ok ? written.ino : 0, { waitMs: 50 })).toBe('recorded');
+    expect(await answerAndFollow(paths, (req as { value: QueueRequest }).value, { decision: 'session' }, { via: 'cli' })).toBe('recorded');
     expect(channel.poll(id)).toEqual({ kind: 'approved', scope: 'session' });
     expect(audit.ofKind('escalation.answered')).toHaveLength(1);
     expect(leftovers(paths)).toEqual([]);
@@ -457,13 +461,21 @@ describe('the queue directory and its files', () => {
     expect(leftovers(paths)).toEqual([]);
   });
 
-  it('sweeps an expired request', async () => {
+  it('leaves an expired request of a live asker to that asker (settled once, by it), but sweeps one long expired', async () => {
     let now = Date.now() - 10_000;
     const { paths, channel } = setup({ now: () => now, pendingSeconds: 1 });
     const { id } = await channel.file(approval(), ctx());
     now = Date.now();
+    expect(listPending(paths)).toEqual([]); // stale: never listed, never answerable
     const audit = new MemoryAudit();
-    expect(sweepStale(paths, audit)).toEqual([{ id, reason: expect.stringMatching(/expired/) }]);
+    expect(sweepStale(paths, audit)).toEqual([]);
+    expect(fs.existsSync(requestPath(paths.pending, id))).toBe(true);
+    expect(channel.collect(id)).toMatchObject({ kind: 'unanswered' }); // the asker ends it itself
+    expect(leftovers(paths)).toEqual([]);
+
+    now = Date.now() - EXPIRED_SWEEP_MS - 10_000; // a wedged asker (or a reused pid): swept after a long while
+    const old = await channel.file(approval(), ctx());
+    expect(sweepStale(paths, audit)).toEqual([{ id: old.id, reason: expect.stringMatching(/expired/) }]);
     expect(audit.ofKind('escalation.settled')[0]!.details.outcome).toBe('stale');
   });
 

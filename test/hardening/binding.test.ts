@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { QueueChannel } from '../../src/escalation/queue.js';
 import { answerRequest } from '../../src/escalation/queue.js';
 import { describeRequest } from '../../src/escalation/queue-display.js';
-import { bindingOf, readRequest, writeAnswer, type QueueRequest, type UnboundRequest } from '../../src/escalation/queue-files.js';
+import { bindingOf, readRequest, writeAnswerFile, type QueueRequest, type UnboundRequest } from '../../src/escalation/queue-files.js';
 import type { EscalationChannel } from '../../src/escalation/types.js';
 import { visible } from '../../src/display/visible.js';
 import { wispPaths } from '../../src/paths.js';
@@ -61,8 +61,7 @@ describe('display, binding and execution use one string', () => {
     for (const [i, lookalike] of [STRIPPED, RENDERED, visible(COMMAND)].entries()) {
       const forged = bindingOf(unbound(req, lookalike));
       expect(forged).not.toBe(req.binding);
-      const w = writeAnswer(paths.pending, { id, binding: forged, decision: 'once', via: 'cli', pid: process.pid, answeredAt: new Date().toISOString() });
-      expect(w.ok).toBe(true);
+      writeAnswerFile(paths.pending, { id, binding: forged, decision: 'once', via: 'cli', pid: process.pid, answeredAt: new Date().toISOString() });
       await waitFor(() => rig.audit.ofKind('escalation.settled').filter((e) => e.details.outcome === 'refused').length === i + 1);
     }
     const refused = rig.audit.ofKind('escalation.settled').filter((e) => e.details.outcome === 'refused');
