@@ -8,8 +8,8 @@ import { CallToolResultSchema, CreateTaskResultSchema, ErrorCode, McpError, RELA
 import { afterEach, describe, expect, it } from 'vitest';
 import { answerRequest, listPending } from '../../src/escalation/queue.js';
 import { TaskBook, TaskQueue } from '../../src/mcp/tasks.js';
-import { accept, ask, hanging, pendingFiles, run, say, startHarness, waitFor, type Harness, type HarnessOptions } from './helpers.js';
-import { cancelTask, followTask, getTask, startTask, taskResult, waitForTask } from './task-client.js';
+import { accept, ask, hanging, pendingFiles, run, say, startHarness, storedApprovals, waitFor, type Harness, type HarnessOptions } from './helpers.js';
+import { cancelTask, followTask, getTask, startTask, taskResult, waitForTask, type RespondResult } from './task-client.js';
 
 const open: Harness[] = [];
 afterEach(async () => {
@@ -47,6 +47,27 @@ describe('respond as a task', () => {
     const done = h.events('mcp.result').find((e) => e.thread === 'tasked')!;
     expect(request.details).toMatchObject({ tool: 'respond', task: task.taskId, created: true });
     expect(done.details).toMatchObject({ tool: 'respond', isError: false, task: task.taskId });
+  });
+
+  it("the SDK's own callToolStream drives a task with a form to its result", async () => {
+    const h = await harness({ responses: [run('touch via-stream'), say('streamed')], elicit: accept('once') });
+    await h.client.listTools(); // the SDK learns that respond may run as a task
+    const kinds: string[] = [];
+    let final: RespondResult | undefined;
+    for await (const message of h.client.experimental.tasks.callToolStream(
+      { name: 'respond', arguments: { prompt: 'go', thread_id: 's' } },
+      CallToolResultSchema,
+      { timeout: 10_000 },
+    )) {
+      kinds.push(message.type);
+      if (message.type === 'error') throw message.error;
+      if (message.type === 'result') final = message.result as RespondResult;
+    }
+    expect(kinds[0]).toBe('taskCreated');
+    expect(kinds.at(-1)).toBe('result');
+    expect(final!.structuredContent.text).toBe('streamed');
+    expect(relatedTask(h.elicitations[0]!._meta)).toBeDefined();
+    expect(existsSync(join(h.dirs.work, 'via-stream'))).toBe(true);
   });
 
   it('shows input_required while an approval waits; the form comes with tasks/result, related to the task; accepting completes it', async () => {
@@ -144,6 +165,35 @@ describe('respond as a task', () => {
     expect(existsSync(join(h.dirs.work, 'never-run'))).toBe(false);
     expect((await getTask(h.client, task.taskId)).status).toBe('cancelled');
     await expect(cancelTask(h.client, task.taskId)).rejects.toThrow(/terminal status/);
+  });
+
+  it('attack: a form accepted after its task was cancelled runs nothing', async () => {
+    // A client that ignores the withdrawal and sends "accept" (scope always) once the task is already cancelled.
+    let formId: string | number | undefined;
+    const h = await harness({
+      responses: [run('touch late-accept'), say('x')],
+      elicit: (req, extra) => {
+        formId = extra.requestId;
+        return hanging()(req, extra);
+      },
+    });
+    const task = await startTask(h.client, { prompt: 'go', thread_id: 'late' });
+    await waitForTask(h.client, task.taskId, (t) => t.status === 'input_required');
+    const delivered = taskResult(h.client, task.taskId);
+    await waitFor(() => formId !== undefined);
+    await cancelTask(h.client, task.taskId);
+    await waitFor(() => h.events('escalation.settled').length === 1);
+    expect((await delivered).isError).toBe(true);
+
+    const strays: string[] = [];
+    h.server.mcp.server.onerror = (e) => void strays.push(e.message);
+    await h.client.transport!.send({ jsonrpc: '2.0', id: formId!, result: { action: 'accept', content: { scope: 'always' } } });
+    // The stray answer reaches the server and is dropped there: its request was withdrawn.
+    await waitFor(() => strays.some((m) => /handler missing/i.test(m)));
+    expect(h.events('approval.decided').map((e) => e.details.decision)).toEqual(['denied']);
+    expect(h.events('escalation.settled')[0]!.details).toMatchObject({ outcome: 'abandoned' });
+    expect(existsSync(join(h.dirs.work, 'late-accept'))).toBe(false);
+    expect(storedApprovals(h.dirs)).toEqual([]);
   });
 
   it('tasks/cancel before the form was fetched: it is never delivered afterwards', async () => {
