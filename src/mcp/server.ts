@@ -402,8 +402,10 @@ export async function createWispMcp(opts: WispMcpOptions): Promise<WispMcp> {
 
     // Withdrawn when the client cancels this call (or its task), disconnects, or the thread is closed.
     const controller = new AbortController();
-    t.controllers.add(controller);
-    t.busy++;
+    const hold = () => {
+      t.controllers.add(controller);
+      t.busy++;
+    };
     const release = () => {
       t.controllers.delete(controller);
       t.busy--;
@@ -412,6 +414,7 @@ export async function createWispMcp(opts: WispMcpOptions): Promise<WispMcp> {
 
     if (!task) {
       session.audit.write('mcp.request', { tool: 'respond', arguments: raw, ...(created ? { created } : {}) }, t.ctx);
+      hold();
       const onCancel = () => controller.abort(extra.signal.reason ?? new Error('the client cancelled the call'));
       if (extra.signal.aborted) onCancel();
       else extra.signal.addEventListener('abort', onCancel, { once: true });
@@ -427,7 +430,13 @@ export async function createWispMcp(opts: WispMcpOptions): Promise<WispMcp> {
     // Only tasks/cancel (or a closed thread, a disconnect, shutdown) stops it: this request is already answered.
     const opened = tasks.open(t.id, controller);
     const taskId = opened.taskId;
-    session.audit.write('mcp.request', { tool: 'respond', arguments: raw, task: taskId, ...(created ? { created } : {}) }, t.ctx);
+    try {
+      session.audit.write('mcp.request', { tool: 'respond', arguments: raw, task: taskId, ...(created ? { created } : {}) }, t.ctx);
+    } catch (err) {
+      tasks.cancel(taskId, 'the audit log could not be written'); // fail closed: no unrecorded work
+      throw err;
+    }
+    hold();
     const progress = progressSender(extra);
     const taskProgress = progress && ((message: string) => void (tasks.isTerminal(taskId) || progress(message)));
     void runTurn(t, args, created, controller, started, taskProgress, { requestId: extra.requestId, taskId })

@@ -301,6 +301,20 @@ describe('respond as a task', () => {
     expect((close as McpError).message).toMatch(/close_thread does not run as a task/);
   });
 
+  it('fail closed: when the audit log cannot record the task, no task runs and the thread is not left busy', async () => {
+    const h = await harness({ responses: [run('touch unrecorded'), say('x')] });
+    const write = h.audit.write.bind(h.audit);
+    h.audit.write = (kind, details, ctx) => {
+      if (kind === 'mcp.request' && details.task !== undefined) throw new Error('disk full');
+      return write(kind, details, ctx);
+    };
+    await expect(startTask(h.client, { prompt: 'go', thread_id: 'nolog' })).rejects.toThrow(/disk full/);
+    const [task] = (await h.server.tasks.listTasks()).tasks;
+    expect(task).toMatchObject({ status: 'cancelled', statusMessage: 'the audit log could not be written' });
+    expect(h.server.threads.list().find((t) => t.thread_id === 'nolog')).toMatchObject({ busy: false, turns: 0 });
+    expect(existsSync(join(h.dirs.work, 'unrecorded'))).toBe(false);
+  });
+
   it('closing the thread under a running task ends the task as failed, with the reason', async () => {
     const h = await harness({ responses: [run('touch closed'), say('x')] });
     const task = await startTask(h.client, { prompt: 'go', thread_id: 'closing' });
