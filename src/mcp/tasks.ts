@@ -211,18 +211,19 @@ export class TaskBook implements TaskStore {
     };
   }
 
-  private set(e: Entry, status: Task['status'], statusMessage: string | undefined): void {
+  private set(e: Entry, status: Task['status'], statusMessage: string | undefined, at = this.now()): void {
     const changed = e.status !== status || e.statusMessage !== statusMessage;
     e.status = status;
     if (statusMessage === undefined) delete e.statusMessage;
     else e.statusMessage = statusMessage;
-    e.lastUpdated = this.now();
+    e.lastUpdated = at;
     if (changed) this.opts.onStatus?.(this.view(e));
   }
 
   private end(e: Entry, status: Task['status'], statusMessage: string | undefined): void {
+    // One reading of the clock: the reported ttl is exactly (lastUpdatedAt - createdAt) + keep.
     e.finished = this.now();
-    this.set(e, status, statusMessage);
+    this.set(e, status, statusMessage, e.finished);
     e.dropTimer = setTimeout(() => this.drop(e.taskId), this.opts.keepMs);
     e.dropTimer.unref?.();
   }

@@ -404,4 +404,16 @@ describe('TaskBook and TaskQueue', () => {
     expect(book.full).toBe(false);
     book.clear();
   });
+
+  it('a finished task reports ttl = (lastUpdatedAt - createdAt) + keep, even when the clock moves between readings', async () => {
+    let now = 2_000_000;
+    const book = new TaskBook({ keepMs: 5_000, pollIntervalMs: 10, maxRunning: 1, now: () => now++ }); // every reading ticks
+    const task = book.open('t', new AbortController());
+    now += 1_000;
+    book.finish(task.taskId, { content: [{ type: 'text', text: 'ok' }] });
+    const end = (await book.getTask(task.taskId))!;
+    expect(end.status).toBe('completed');
+    expect(end.ttl).toBe(Date.parse(end.lastUpdatedAt) - Date.parse(end.createdAt) + 5_000);
+    book.clear();
+  });
 });
