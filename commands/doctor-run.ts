@@ -11,6 +11,7 @@ import { wispPaths, type WispPaths } from '../src/paths.js';
 import { errnoCode } from '../src/util/atomic.js';
 import { shellQuote } from '../src/util/shell-quote.js';
 import type { DoctorFlags } from './doctor.js';
+import { shellWord } from './usage.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'FAIL';
 
@@ -28,6 +29,17 @@ const warn = (name: string, detail: string, fix?: string): CheckResult => ({ nam
 const fail = (name: string, detail: string, fix: string): CheckResult => ({ name, status: 'FAIL', detail, fix });
 
 const HTTP_TIMEOUT_MS = 4000;
+
+/** The next step for a model that cannot be reached: what to run, not just what is wrong. */
+const NEXT = {
+  ollamaDown: (model: string): string =>
+    `start Ollama: \`ollama serve\` (or open the Ollama app; install it from https://ollama.com), then \`ollama pull ${shellWord(model)}\`; ` +
+    'if it runs elsewhere: wisp config set ollama.baseURL http://HOST:11434; ' +
+    'no Ollama? use an OpenAI-compatible server (wisp config set model openai:NAME), or try wisp without a model: wisp -m script:PATH (examples/ in the clone)',
+  openaiDown:
+    'start the server, e.g. `llama-server -m MODEL.gguf --port 8080` (llama.cpp), LM Studio\'s local server or vLLM; ' +
+    "then point wisp at its /v1 address: wisp config set openai.baseURL http://127.0.0.1:8080/v1, and name a model it serves: wisp config set model openai:NAME",
+};
 
 export async function runDoctor(flags: DoctorFlags): Promise<number> {
   const paths = wispPaths();
@@ -100,7 +112,7 @@ async function checkModel(spec: string, config: Config, fromFlag: boolean): Prom
       const base = config.ollama.baseURL.replace(/\/+$/, '');
       const got = await getJson(`${base}/api/tags`, {});
       if ('error' in got) {
-        return fail(name, `${shown}: Ollama at ${base} is unreachable (${got.error})`, 'start it (ollama serve) or set ollama.baseURL');
+        return fail(name, `${shown}: Ollama at ${base} is unreachable (${got.error})`, NEXT.ollamaDown(parsed.name));
       }
       if (got.status !== 200) return fail(name, `${shown}: ${base}/api/tags answered HTTP ${got.status}`, 'check that ollama.baseURL points at Ollama');
       const models = Array.isArray((got.body as { models?: unknown })?.models) ? ((got.body as { models: unknown[] }).models) : [];
@@ -112,7 +124,7 @@ async function checkModel(spec: string, config: Config, fromFlag: boolean): Prom
       return fail(
         name,
         `${shown}: Ollama at ${base} has no model ${visible(parsed.name, { maxChars: 80 })}${names.length ? ` (it has ${names.slice(0, 6).map((n) => visible(n, { maxChars: 60 })).join(', ')})` : ' (it has none)'}`,
-        `ollama pull ${parsed.name}`,
+        `pull it: ollama pull ${shellWord(parsed.name)}; or pick one it has: wisp config set model ollama:NAME`,
       );
     }
     case 'openai': {
@@ -120,7 +132,7 @@ async function checkModel(spec: string, config: Config, fromFlag: boolean): Prom
       const key = process.env.OPENAI_API_KEY;
       const got = await getJson(`${base}/models`, key ? { authorization: `Bearer ${key}` } : {});
       if ('error' in got) {
-        return fail(name, `${shown}: the server at ${base} is unreachable (${got.error})`, 'start it (llama-server, LM Studio, vLLM…) or set openai.baseURL');
+        return fail(name, `${shown}: the server at ${base} is unreachable (${got.error})`, NEXT.openaiDown);
       }
       if (got.status === 401 || got.status === 403) {
         return fail(name, `${shown}: ${base}/models refused the request (HTTP ${got.status})`, key ? 'check OPENAI_API_KEY' : 'set OPENAI_API_KEY');

@@ -15,6 +15,7 @@ const registrars: Array<[string, () => Promise<Register>]> = [
   ['logs', async () => (await import('./logs.js')).register],
   ['tools', async () => (await import('./tools.js')).register],
   ['doctor', async () => (await import('./doctor.js')).register],
+  ['init', async () => (await import('./init.js')).register],
 ];
 
 export const SUBCOMMANDS: readonly string[] = registrars.map(([name]) => name);

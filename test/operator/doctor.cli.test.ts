@@ -77,10 +77,13 @@ describe('wisp doctor', () => {
     setConfig({ model: 'ollama:qwen3:8b', ollama: { baseURL: `http://127.0.0.1:${await closedPort()}` } });
     const r = await doctor();
     expect(r.status).toBe(1);
-    expect(line(r.stdout, 'model')).toMatch(/^FAIL +model +ollama:qwen3:8b: Ollama at http:\/\/127\.0\.0\.1:\d+ is unreachable \(ECONNREFUSED\) — start it \(ollama serve\) or set ollama\.baseURL$/);
+    // The next step, not only the fault: how to start Ollama and pull the model, or what to use instead.
+    expect(line(r.stdout, 'model')).toMatch(
+      /^FAIL +model +ollama:qwen3:8b: Ollama at http:\/\/127\.0\.0\.1:\d+ is unreachable \(ECONNREFUSED\) — start Ollama: `ollama serve` .*then `ollama pull qwen3:8b`; if it runs elsewhere: wisp config set ollama\.baseURL http:\/\/HOST:11434; no Ollama\? .*openai:NAME.*script:PATH/,
+    );
     const j = JSON.parse((await doctor(['--json'])).stdout) as { ok: boolean; checks: Array<{ name: string; status: string; fix?: string }> };
     expect(j.ok).toBe(false);
-    expect(j.checks.find((c) => c.name === 'model')).toMatchObject({ status: 'FAIL', fix: 'start it (ollama serve) or set ollama.baseURL' });
+    expect(j.checks.find((c) => c.name === 'model')).toMatchObject({ status: 'FAIL', fix: expect.stringContaining('`ollama pull qwen3:8b`') });
   });
 
   it('asks Ollama for its models (GET /api/tags): present passes, absent says what to pull', async () => {
@@ -96,7 +99,14 @@ describe('wisp doctor', () => {
     expect(line((await doctor(['-m', 'ollama:llama3.2'])).stdout, 'model')).toMatch(/^ok /); // a bare name is :latest
     const missing = await doctor(['-m', 'ollama:qwen3:32b']);
     expect(missing.status).toBe(1);
-    expect(line(missing.stdout, 'model')).toMatch(/has no model qwen3:32b \(it has qwen3:8b, llama3\.2:latest\) — ollama pull qwen3:32b$/);
+    expect(line(missing.stdout, 'model')).toMatch(/has no model qwen3:32b \(it has qwen3:8b, llama3\.2:latest\) — pull it: ollama pull qwen3:32b; or pick one it has: wisp config set model ollama:NAME$/);
+  });
+
+  it('says how to set up an OpenAI-compatible server when none answers', async () => {
+    setConfig({ model: 'openai:local', openai: { baseURL: `http://127.0.0.1:${await closedPort()}/v1` } });
+    const r = await doctor();
+    expect(r.status).toBe(1);
+    expect(line(r.stdout, 'model')).toMatch(/is unreachable \(ECONNREFUSED\) — start the server, e\.g\. `llama-server -m MODEL\.gguf --port 8080`.*wisp config set openai\.baseURL http:\/\/127\.0\.0\.1:8080\/v1.*wisp config set model openai:NAME$/);
   });
 
   it('asks an OpenAI-compatible server for its models (GET /models), with the key when set', async () => {
