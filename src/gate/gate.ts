@@ -5,6 +5,7 @@ import type { AuditContext, AuditSink } from '../audit/kinds.js';
 import type { Config } from '../config/schema.js';
 import type { RaceContext } from '../escalation/race.js';
 import type { ChannelName, EscalationChannel, EscalationOutcome, Scope } from '../escalation/types.js';
+import { isAbsolute, relative, resolve } from 'node:path';
 import { shortId } from '../util/ids.js';
 import { analyzeLine, type LineAnalysis } from './analyze.js';
 import type { ApprovalCache } from './session-approvals.js';
@@ -12,7 +13,7 @@ import { levelRank, type Level, type PartVerdict, type Threshold } from './types
 
 /** What the gate needs of the approval store (src/gate/store.ts). */
 export interface StoreLike {
-  find(pattern: string, directory: string, level: Level): { id: string; scope: string; expiresAt: string } | undefined;
+  find(pattern: string, directory: string, level: Level, reasons?: readonly string[]): { id: string; scope: string; expiresAt: string } | undefined;
   add(entry: {
     pattern: string;
     workingDirectory?: string;
@@ -20,6 +21,7 @@ export interface StoreLike {
     level: Level;
     persistDays: number;
     source: string;
+    reasons?: readonly string[];
   }): { id: string; expiresAt: string };
 }
 
@@ -32,6 +34,12 @@ export interface GateDeps {
   readonly sessionApprovals: ApprovalCache;
   /** Entry point recorded as the `source` of stored approvals (`chat`, `respond`, `mcp`). */
   readonly source: string;
+  /**
+   * The project (launch directory). Remembered answers are kept and looked up under it, so a `workingDirectory`
+   * pointing into another project never inherits that project's approvals; a line run outside it is asked every
+   * time. Without it, the request's directory is the key (as before).
+   */
+  readonly project?: string;
 }
 
 export interface GateRequest {
@@ -207,25 +215,33 @@ export class Gate {
     const { config, audit, store, sessionApprovals, channel } = this.deps;
     const dir = req.cwd;
     const dangerous = part.level === 'dangerous';
+    // Consent means what was shown (docs/decisions/0015-consent-means-what-was-shown.md): answers are keyed by the
+    // project; `once` covers exactly this part of this line; a kept answer covers only a request at no higher level
+    // and with no reason the approved one did not have; some parts are asked every time.
+    const project = this.deps.project;
+    const keyDir = project !== undefined ? resolve(project) : dir;
+    const remembered = part.askEveryTime !== true && (project === undefined || isInside(resolve(dir), keyDir));
+    const onceKey = `${req.line}\0${part.text}`;
+    const grant = { level: part.level, reasons: part.reasons };
 
     if (!thresholdAsks(part.level, config.approval.threshold)) {
       const note = part.knownSafe ? 'safe by rules' : `${part.level}, below the approval threshold`;
       return { allowed: true, note, unasked: true };
     }
-    if (req.turnApprovals.has(dir, part.pattern)) {
+    if (remembered && req.turnApprovals.covers(keyDir, onceKey, part.level, part.reasons)) {
       audit.write('approval.decided', { command: part.text, pattern: part.pattern, decision: 'cached-turn', scope: 'once' }, req.ctx);
       approvals.push({ command: part.text, level: part.level, decision: 'cached-turn', scope: 'once' });
       return { allowed: true, note: 'approved (once, this turn)', unasked: false };
     }
-    if (sessionApprovals.has(dir, part.pattern)) {
+    if (remembered && sessionApprovals.covers(keyDir, part.pattern, part.level, part.reasons)) {
       audit.write('approval.decided', { command: part.text, pattern: part.pattern, decision: 'cached', scope: 'session' }, req.ctx);
       approvals.push({ command: part.text, level: part.level, decision: 'cached', scope: 'session' });
       return { allowed: true, note: 'approved (session)', unasked: false };
     }
-    if (!dangerous && store) {
+    if (remembered && !dangerous && store) {
       let stored: ReturnType<StoreLike['find']>;
       try {
-        stored = store.find(part.pattern, dir, part.level);
+        stored = store.find(part.pattern, keyDir, part.level, part.reasons);
       } catch (err) {
         // An unreadable store grants nothing: say so in the log, and ask as if it were empty.
         audit.write('error', { message: err instanceof Error ? err.message : String(err), context: 'approval store' }, req.ctx);
@@ -300,21 +316,28 @@ export class Gate {
       case 'approved': {
         let scope: Scope = outcome.scope;
         let downgradedFrom: Scope | undefined;
-        if (dangerous && (scope === 'project' || scope === 'always')) {
+        if (!remembered && scope !== 'once') {
+          // Asked every time: the answer covers this request only.
+          downgradedFrom = scope;
+          scope = 'once';
+        } else if (dangerous && (scope === 'project' || scope === 'always')) {
           downgradedFrom = scope;
           scope = 'session';
         }
         let stored: { id: string; expiresAt: string } | undefined;
         let persistError: string | undefined;
-        if (scope === 'once') req.turnApprovals.add(dir, part.pattern);
-        else if (scope === 'session') sessionApprovals.add(dir, part.pattern);
+        if (!remembered) {
+          // Nothing is kept.
+        } else if (scope === 'once') req.turnApprovals.add(keyDir, onceKey, grant);
+        else if (scope === 'session') sessionApprovals.add(keyDir, part.pattern, grant);
         else {
           // Remembered beyond this process; if the store cannot take it, this run is still approved for the session.
-          sessionApprovals.add(dir, part.pattern);
+          sessionApprovals.add(keyDir, part.pattern, grant);
           try {
             stored = store?.add({
               pattern: part.pattern,
-              ...(scope === 'project' ? { workingDirectory: dir } : {}),
+              reasons: part.reasons,
+              ...(scope === 'project' ? { workingDirectory: keyDir } : {}),
               scope,
               level: part.level,
               persistDays: config.approval.persistDays,
@@ -346,7 +369,11 @@ export class Gate {
           escalationId,
           ...(downgradedFrom ? { downgradedFrom } : {}),
         });
-        const kept = downgradedFrom ? `${scope}; a dangerous command is kept for this session only` : scope;
+        const kept = !remembered
+          ? `${scope}; this is asked every time`
+          : downgradedFrom
+            ? `${scope}; a dangerous command is kept for this session only`
+            : scope;
         return { allowed: true, note: `approved (${kept})`, unasked: false };
       }
       case 'declined': {
@@ -403,4 +430,9 @@ export class Gate {
       }
     }
   }
+}
+
+function isInside(child: string, parent: string): boolean {
+  const rel = relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }

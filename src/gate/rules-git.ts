@@ -73,6 +73,23 @@ export function gitReadOnly(args: readonly string[]): boolean {
   }
 }
 
+/** The settings a git call gives itself before its sub-command: `-c k=v`, `-ck=v`, `--config-env=k=V`, `--exec-path`. */
+function configKeys(args: readonly string[]): string[] {
+  const keys: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (!a.startsWith('-')) break;
+    let setting: string | undefined;
+    if (a === '-c' || a === '--config-env') setting = args[++i];
+    else if (/^-c./.test(a)) setting = a.slice(2);
+    else if (a.startsWith('--config-env=')) setting = a.slice('--config-env='.length);
+    else if (a.startsWith('--exec-path')) keys.push('--exec-path');
+    else if (GIT_VALUE_OPTIONS.includes(a)) i++;
+    if (setting !== undefined) keys.push((setting.split('=')[0] ?? '').toLowerCase().slice(0, 80));
+  }
+  return keys.length > 0 ? keys : ['?'];
+}
+
 function branchIsListing(a: readonly string[]): boolean {
   const changing = ['-d', '-D', '-m', '-M', '-c', '-C', '-u', '-f', '--delete', '--move', '--copy', '--force', '--set-upstream-to', '--unset-upstream', '--edit-description', '--track', '--no-track'];
   if (a.some((x) => changing.includes(x.split('=')[0]!) || /^-[a-zA-Z]*[dDmMcCuf]/.test(x) && !x.startsWith('--'))) return false;
@@ -95,7 +112,8 @@ export function gitRules(c: CmdView): Finding[] {
   if (c.exe !== 'git') return [];
   const g = readGit(c.args);
   const out: Finding[] = [];
-  if (g.setsConfig) out.push(moderate('sets git configuration for this command, which can run other programs'));
+  // The keys are named, so an answer for one setting (color.ui) never covers another (core.fsmonitor).
+  if (g.setsConfig) out.push(moderate(`sets git configuration for this command (${configKeys(c.args).join(', ')}), which can run other programs`));
   const a = g.subArgs;
   switch (g.sub) {
     case 'push': {

@@ -25,6 +25,11 @@ export const StoredApprovalSchema = z.looseObject({
   expiresAt: z.iso.datetime({ offset: true }),
   /** Entry point that stored it: `chat`, `mcp`, `queue` … */
   source: z.string(),
+  /**
+   * The reasons the person was shown when approving. A request with a reason not among them is not covered; an entry
+   * without them (written before they were kept) covers nothing that has a reason.
+   */
+  reasons: z.array(z.string().max(500)).max(64).optional(),
 });
 export type StoredApproval = z.infer<typeof StoredApprovalSchema>;
 
@@ -39,6 +44,8 @@ export interface NewApproval {
   /** Days until it expires (config `approval.persistDays`, 1–365). */
   readonly persistDays: number;
   readonly source: string;
+  /** The reasons shown to the person (see StoredApprovalSchema.reasons). */
+  readonly reasons?: readonly string[];
 }
 
 /** approvals.json exists but can't be read as a list of approvals. Nothing is written over it (except `clear`). */
@@ -69,13 +76,15 @@ export class ApprovalStore {
    * `project` entry matches only its own directory, an `always` entry any directory; an entry granted at a lower
    * level doesn't cover a riskier request of the same pattern.
    */
-  find(pattern: string, directory: string, level: Level): StoredApproval | undefined {
+  find(pattern: string, directory: string, level: Level, reasons?: readonly string[]): StoredApproval | undefined {
     if (level === 'dangerous') return undefined;
     const dir = resolve(directory);
     const now = this.now().getTime();
+    const shown = (e: StoredApproval) => reasons === undefined || reasons.every((r) => e.reasons?.includes(r) === true);
     return this.read().find(
       (e) =>
         e.pattern === pattern &&
+        shown(e) &&
         e.level !== 'dangerous' &&
         levelRank(e.level) >= levelRank(level) &&
         Date.parse(e.expiresAt) > now &&
@@ -112,6 +121,7 @@ export class ApprovalStore {
         grantedAt: granted.toISOString(),
         expiresAt: new Date(granted.getTime() + entry.persistDays * DAY_MS).toISOString(),
         source: entry.source,
+        ...(entry.reasons !== undefined ? { reasons: [...entry.reasons] } : {}),
       };
       const rest = live.filter(
         (e) =>
@@ -119,7 +129,8 @@ export class ApprovalStore {
             e.pattern === stored.pattern &&
             e.scope === stored.scope &&
             e.level === stored.level &&
-            e.workingDirectory === stored.workingDirectory
+            e.workingDirectory === stored.workingDirectory &&
+            (e.reasons ?? []).join('\n') === (stored.reasons ?? []).join('\n')
           ),
       );
       return { entries: [...rest, stored], result: stored };

@@ -58,6 +58,11 @@ export interface PartVerdict {
   readonly knownSafe: boolean;
   /** Authored question from an operator rule (`policy.rules[].ask`), never model text. */
   readonly ask?: string;
+  /**
+   * No remembered answer covers this part and no answer to it is kept: it is asked every time (edit_file on
+   * `.git/`, wisp's config, package.json, or outside the project).
+   */
+  readonly askEveryTime?: boolean;
 }
 
 export type PolicyResult =

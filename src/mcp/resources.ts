@@ -1,5 +1,6 @@
 // Resources of `wisp mcp` (design.md §8): read-only views of the server for the calling agent and its person.
 // Reads are not audited; each returns JSON (or Markdown for the tool catalogue).
+import { resolve } from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { detectSandbox } from '../gate/sandbox.js';
 import type { Session } from '../session/session.js';
@@ -96,16 +97,20 @@ export function registerResources(mcp: McpServer, deps: ResourceDeps): void {
   mcp.registerResource(
     'approvals',
     'wisp://approvals',
-    { title: 'Stored approvals', description: 'Project and always approvals from approvals.json, plus this session\'s answers', mimeType: 'application/json' },
+    { title: 'Stored approvals', description: 'This project\'s and the always approvals from approvals.json, plus this session\'s answers', mimeType: 'application/json' },
     (uri) => {
       let stored: unknown[] = [];
       let error: string | undefined;
       try {
-        stored = session.store.list();
+        // Only this project's approvals (and `always` ones): another project's list is not this client's business.
+        const project = resolve(session.launchDir);
+        stored = session.store.list().filter((e) => e.scope === 'always' || (e.workingDirectory !== undefined && resolve(e.workingDirectory) === project));
       } catch (err) {
         error = err instanceof Error ? err.message : String(err);
       }
-      return json(uri, { stored, session: session.sessionApprovals.list(), ...(error ? { error } : {}) });
+      const here = resolve(session.launchDir);
+      const current = session.sessionApprovals.list().filter((a) => resolve(a.directory) === here);
+      return json(uri, { stored, session: current, ...(error ? { error } : {}) });
     },
   );
 

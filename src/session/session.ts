@@ -80,6 +80,7 @@ export class Session {
       store: this.store,
       sessionApprovals: this.sessionApprovals,
       source: opts.entryPoint,
+      project: opts.cwd,
     });
   }
 

@@ -1,12 +1,11 @@
-// edit_file: the full gate (always at least moderate, pattern `edit_file *`), only inside the sandbox's writable
+// edit_file: the full gate (always at least moderate, per-path pattern `edit_file PATH`; src/gate/edit-consent.ts), only inside the sandbox's writable
 // roots and never under $WISP_HOME, written atomically (temp file + rename) so a crash never leaves half a file.
 import { existsSync, realpathSync } from 'node:fs';
 import { readFile, rename, stat, writeFile, chmod, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, basename, join, resolve, sep } from 'node:path';
 import { z } from 'zod';
-import { analyzeLine, type LineAnalysis } from '../gate/analyze.js';
-import { maxLevel } from '../gate/types.js';
+import { editFileAnalysis } from '../gate/edit-consent.js';
 import { shellQuote } from '../util/shell-quote.js';
 import { shortId } from '../util/ids.js';
 import { clearThroughGate } from './clear.js';
@@ -43,7 +42,7 @@ export const editFileTool: WispTool<typeof schema> = {
       subject: `${args.mode} ${path}`,
       line,
       cwd: ctx.launchDir,
-      analysis: editAnalysis(line, path, ctx.config, ctx.launchDir),
+      analysis: editFileAnalysis(line, path, ctx.config, ctx.launchDir),
     });
     if (!decision.allowed) {
       return { content: `error: edit not approved: ${decision.reason}`, isError: true };
@@ -76,20 +75,6 @@ export const editFileTool: WispTool<typeof schema> = {
     return { content: `${created ? 'created' : 'updated'} ${path} (${bytes} bytes, mode ${args.mode})` };
   },
 };
-
-function editAnalysis(line: string, path: string, config: Parameters<typeof analyzeLine>[1], cwd: string): LineAnalysis {
-  // Judge the path as if it were read: credentials and secrets make the edit dangerous.
-  const asRead = analyzeLine(`cat ${shellQuote(path)}`, config, cwd);
-  const readLevel = asRead.parts[0]?.level ?? 'moderate';
-  const level = maxLevel('moderate', readLevel === 'dangerous' ? 'dangerous' : 'moderate');
-  const reasons = ['edits a file', ...(level === 'dangerous' ? (asRead.parts[0]?.reasons ?? []) : [])];
-  return {
-    command: line,
-    policy: 'allowed',
-    parts: [{ text: line, executable: 'edit_file', level, reasons, pattern: level === 'dangerous' ? line : 'edit_file *', knownSafe: false }],
-    level,
-  };
-}
 
 /** Why a path may not be written, or undefined when it may. Paths are compared after resolving links. */
 export function checkWritable(path: string, launchDir: string, extra: readonly string[], wispHome: string): string | undefined {

@@ -117,14 +117,17 @@ describe('remembered answers', () => {
     expect(g.channel.asked).toHaveLength(2);
   });
 
-  it('keeps a once answer for the rest of the turn only', async () => {
+  it('keeps a once answer for exactly that line, for the rest of the turn only', async () => {
     const g = setup({}, new CountingChannel({ kind: 'approved', scope: 'once' }));
     await g.clear('touch a');
-    await g.clear('touch b');
+    await g.clear('touch a');
     expect(g.channel.asked).toHaveLength(1);
-    g.newTurn();
-    await g.clear('touch c');
+    // Issue #12: `once` covers the text approved, not its pattern.
+    await g.clear('touch b');
     expect(g.channel.asked).toHaveLength(2);
+    g.newTurn();
+    await g.clear('touch a');
+    expect(g.channel.asked).toHaveLength(3);
   });
 
   it('stores project and always answers and uses them later', async () => {

@@ -66,6 +66,17 @@ describe('resources', () => {
     await call;
   });
 
+  it("wisp://approvals shows only this project's stored approvals (and the always ones)", async () => {
+    const h = await harness({ responses: [say('hi')], elicit: accept() });
+    const store = h.server.session.store;
+    const here = h.server.session.launchDir;
+    store.add({ pattern: 'touch *', workingDirectory: here, scope: 'project', level: 'moderate', persistDays: 1, source: 'test' });
+    store.add({ pattern: 'rm *', workingDirectory: '/some/other/project', scope: 'project', level: 'moderate', persistDays: 1, source: 'test' });
+    store.add({ pattern: 'ls *', scope: 'always', level: 'moderate', persistDays: 1, source: 'test' });
+    const approvals = (await readJson(h, 'wisp://approvals')) as { stored: Array<{ pattern: string }> };
+    expect(approvals.stored.map((a) => a.pattern).sort()).toEqual(['ls *', 'touch *']);
+  });
+
   it('wisp://pending lists result-channel inquiries and deferred approvals', async () => {
     const h = await harness({ channel: 'result', responses: [ask('Which?'), run('touch later'), say('waiting')] });
     await h.respond({ prompt: 'go', thread_id: 'r' });
