@@ -11,6 +11,9 @@ import { registerStoreSubcommands } from './approvals-store.js';
 
 type Verb = 'approval' | 'inquiry';
 
+/** `--yes` on an answering command: no confirmation question; standard input must still be a terminal. */
+export const YES_HELP = 'answer without asking for confirmation (standard input must still be a terminal)';
+
 export function register(program: Command): void {
   const approvals = program
     .command('approvals')
@@ -22,15 +25,17 @@ export function register(program: Command): void {
     .description('Approve a queued command (needs a terminal on standard input)')
     .argument('<id>', 'the request id, from `wisp approvals pending`')
     .addOption(new Option('--scope <scope>', 'how long the approval lasts').choices(SCOPES).default('once'))
-    .action(async (id: string, opts: { scope: Scope }) => {
-      await answer('approval', id, { decision: opts.scope });
+    .option('--yes', YES_HELP)
+    .action(async (id: string, opts: { scope: Scope; yes?: boolean }) => {
+      await answer('approval', id, { decision: opts.scope }, opts.yes === true);
     });
   approvals
     .command('deny')
     .description('Refuse a queued command (needs a terminal on standard input)')
     .argument('<id>', 'the request id, from `wisp approvals pending`')
-    .action(async (id: string) => {
-      await answer('approval', id, { decision: 'no' });
+    .option('--yes', YES_HELP)
+    .action(async (id: string, opts: { yes?: boolean }) => {
+      await answer('approval', id, { decision: 'no' }, opts.yes === true);
     });
 }
 
@@ -74,13 +79,16 @@ async function listPending(verb: Verb, json: boolean): Promise<void> {
     expiresAt === null ? 'while it runs' : formatDuration(Date.parse(expiresAt) - now);
   const who = (client: string, thread: string | null): string =>
     visible(client, { maxChars: 24 }) + (thread === null ? '' : `/${visible(thread, { maxChars: 24 })}`);
+  // The command or question is shown whole (long blank runs collapsed and flagged), never cut: a person reads
+  // here what they may then approve.
+  const whole = (t: string): string => visible(t, { maxChars: Number.POSITIVE_INFINITY, collapseRuns: true });
   const rows = requests.map((r) =>
     r.verb === 'approval'
-      ? [r.id, r.level, left(r.expiresAt), who(r.client, r.thread), visible(r.command, { maxChars: 100 })]
-      : [r.id, left(r.expiresAt), who(r.client, r.thread), visible(r.question, { maxChars: 100 })],
+      ? [r.id, r.level, left(r.expiresAt), who(r.client, r.thread), whole(r.command)]
+      : [r.id, left(r.expiresAt), who(r.client, r.thread), whole(r.question)],
   );
   const headers = verb === 'approval' ? ['ID', 'LEVEL', 'EXPIRES IN', 'ASKED BY', 'COMMAND'] : ['ID', 'EXPIRES IN', 'ASKED BY', 'QUESTION'];
-  out(renderTable(headers, rows, { tty }));
+  out(renderTable(headers, tty ? wrapLastColumn(headers, rows, process.stdout.columns ?? 100) : rows, { tty }));
   if (tty) {
     out(
       verb === 'approval'
@@ -90,8 +98,35 @@ async function listPending(verb: Verb, json: boolean): Promise<void> {
   }
 }
 
+/**
+ * Wraps the last column to the terminal's width: continuation lines are rows with empty leading cells, so the
+ * table stays aligned. Breaks never fall inside an escape (`\x1b`, `<U+202E>`, `⟨990 spaces⟩`).
+ */
+export function wrapLastColumn(headers: readonly string[], rows: ReadonlyArray<readonly string[]>, columns: number): string[][] {
+  const lead = headers.length - 1;
+  let used = 0;
+  for (let i = 0; i < lead; i++) used += Math.max(headers[i]!.length, ...rows.map((r) => (r[i] ?? '').length)) + 2;
+  const width = Math.max(20, columns - used - 1);
+  const out: string[][] = [];
+  for (const row of rows) {
+    const pieces = (row[lead] ?? '').match(/\\x[0-9a-f]{2}|\\.|<U\+[0-9A-F]{4,6}>|⟨[^⟩]*⟩|[\s\S]/gu) ?? [];
+    const lines: string[] = [];
+    let line = '';
+    for (const p of pieces) {
+      if (line.length > 0 && [...line].length + [...p].length > width) {
+        lines.push(line);
+        line = '';
+      }
+      line += p;
+    }
+    lines.push(line);
+    lines.forEach((l, i) => out.push(i === 0 ? [...row.slice(0, lead), l] : [...row.slice(0, lead).map(() => ''), l]));
+  }
+  return out;
+}
+
 /** approve/deny here, answer/decline in `wisp inquiries`. A refusal throws a WispError carrying its exit code. */
-export async function answer(verb: Verb, id: string, body: AnswerBody): Promise<void> {
+export async function answer(verb: Verb, id: string, body: AnswerBody, yes = false): Promise<void> {
   const [{ wispPaths }, { answerFromTerminal }] = await Promise.all([
     import('../src/paths.js'),
     import('../src/escalation/queue-answer.js'),
@@ -106,7 +141,24 @@ export async function answer(verb: Verb, id: string, body: AnswerBody): Promise<
     body,
     stdinIsTTY: process.stdin.isTTY === true,
     print: (text) => process.stdout.write(text),
+    ...(yes ? {} : { confirm: confirmOnTerminal }),
   });
+}
+
+/** Asks on the terminal; only an explicit `y` or `yes` confirms (Enter, anything else, Ctrl-C or Ctrl-D do not). */
+async function confirmOnTerminal(question: string): Promise<boolean> {
+  const { createInterface } = await import('node:readline');
+  const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: true });
+  try {
+    const reply = await new Promise<string>((resolve) => {
+      rl.on('SIGINT', () => rl.close());
+      rl.once('close', () => resolve(''));
+      rl.question(question, resolve);
+    });
+    return /^\s*y(es)?\s*$/i.test(reply);
+  } finally {
+    rl.close();
+  }
 }
 
 function cliContext(): AuditContext {

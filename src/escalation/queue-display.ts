@@ -2,14 +2,15 @@
 // operator's `ask` or wisp's own fixed words — never model text. Everything model-derived (the command, the line,
 // the question) sits in a labelled block, made visible by src/display/visible.ts. Every field shown here is a
 // field hashed into the binding, and nothing else is shown: what the person reads is what the answer is bound to.
-import { hasHidden, visible } from '../display/visible.js';
+import { hasHidden, hasLongRun, visible } from '../display/visible.js';
 import type { QueueRequest } from './queue-files.js';
 
 export const APPROVAL_HEADLINE = 'wisp asks: may this command run?';
 export const INQUIRY_HEADLINE = 'wisp asks: the model has a question for you';
 
-const BLOCK_MAX = 4000;
-const FIELD_MAX = 400;
+// Shown whole: a person answers only what they have seen. The request schema bounds every field (command and line
+// 64 KiB, reasons 64 × 2000…), and long blank runs collapse to a flagged marker (⟨990 spaces⟩).
+const WHOLE = { maxChars: Number.POSITIVE_INFINITY, collapseRuns: true } as const;
 const LABEL_WIDTH = 15;
 
 function field(label: string, value: string): string {
@@ -18,13 +19,16 @@ function field(label: string, value: string): string {
 
 /** A labelled block: every line of the (visible, multi-line) text behind a gutter, so no line can pose as a label. */
 function block(label: string, text: string): string[] {
-  const shown = visible(text, { multiline: true, maxChars: BLOCK_MAX });
+  const shown = visible(text, { ...WHOLE, multiline: true });
   const lines = [`  ${label}:`, ...shown.split('\n').map((l) => `  │ ${l}`)];
   if (hasHidden(text)) {
     lines.push(
       '  ! it contains control, escape, invisible or bidi characters, shown escaped above (\\x1b, <U+202E>, …);',
       '    backslashes in it are shown doubled. Decline unless you expected them.',
     );
+  }
+  if (hasLongRun(text)) {
+    lines.push('  ! it contains long runs of blank characters, shown collapsed above (⟨990 spaces⟩): look past them.');
   }
   return lines;
 }
@@ -50,20 +54,20 @@ export function describeRequest(req: QueueRequest, now: number = Date.now()): st
     lines.push(req.ask !== null ? visible(req.ask, { maxChars: 200 }) : APPROVAL_HEADLINE);
     lines.push(...block('command', req.command));
     if (req.line !== req.command) lines.push(...block('part of', req.line));
-    lines.push(field('directory', visible(req.directory, { maxChars: FIELD_MAX })));
+    lines.push(field('directory', visible(req.directory, WHOLE)));
     lines.push(field('level', req.level));
     if (req.reasons.length === 0) lines.push(field('reasons', '(none given)'));
-    req.reasons.forEach((r, i) => lines.push(field(i === 0 ? 'reasons' : '', `- ${visible(r, { maxChars: FIELD_MAX })}`)));
-    lines.push(field('remembered as', visible(req.pattern, { maxChars: FIELD_MAX })));
+    req.reasons.forEach((r, i) => lines.push(field(i === 0 ? 'reasons' : '', `- ${visible(r, WHOLE)}`)));
+    lines.push(field('remembered as', visible(req.pattern, WHOLE)));
   } else {
     lines.push(INQUIRY_HEADLINE);
     lines.push(...block('question', req.question));
     if (req.schema !== undefined) {
-      lines.push(field('answer shape', visible(JSON.stringify(req.schema), { maxChars: FIELD_MAX })));
+      lines.push(field('answer shape', visible(JSON.stringify(req.schema), WHOLE)));
     }
   }
-  lines.push(field('asked by', `${visible(req.client, { maxChars: 80 })} (pid ${req.pid})`));
-  lines.push(field('thread', req.thread === null ? '(none)' : visible(req.thread, { maxChars: 80 })));
+  lines.push(field('asked by', `${visible(req.client, WHOLE)} (pid ${req.pid})`));
+  lines.push(field('thread', req.thread === null ? '(none)' : visible(req.thread, WHOLE)));
   lines.push(
     field(
       'request',

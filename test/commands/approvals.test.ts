@@ -59,9 +59,10 @@ async function startWaiter(verb: 'approval' | 'inquiry'): Promise<Waiter> {
   return { id: await filed, outcome, child };
 }
 
-function wisp(args: string[], stdin: 'tty' | 'null'): Promise<{ code: number; output: string }> {
+/** Runs the built CLI; under a pseudo-terminal, `keys` are what the person types (e.g. `y\r` at the confirmation). */
+function wisp(args: string[], stdin: 'tty' | 'null', keys?: string): Promise<{ code: number; output: string }> {
   if (stdin === 'tty') {
-    return runInPty(process.execPath, [WISP, ...args], { cwd: root, env, timeoutMs: 60_000 }).then((r) => ({
+    return runInPty(process.execPath, [WISP, ...args], { cwd: root, env, timeoutMs: 60_000, ...(keys !== undefined ? { input: keys } : {}) }).then((r) => ({
       code: r.exitCode,
       output: r.output,
     }));
@@ -95,9 +96,10 @@ describe('wisp approvals / wisp inquiries across processes', () => {
     const requests = JSON.parse(listed.output) as QueueRequest[];
     expect(requests.map((r) => r.id)).toContain(waiter.id);
 
-    const run = await wisp(['approvals', 'approve', waiter.id, '--scope', 'session'], 'tty');
+    const run = await wisp(['approvals', 'approve', waiter.id, '--scope', 'session'], 'tty', 'y\r');
     expect(run.code).toBe(0);
     const screen = await screenText(run.output);
+    expect(screen).toContain('Approve this command (session)? [y/N]');
     expect(screen).toContain('wisp asks: may this command run?');
     expect(screen).toContain('│ touch marker-q');
     expect(screen).toContain('remembered as  touch *');
@@ -112,7 +114,7 @@ describe('wisp approvals / wisp inquiries across processes', () => {
 
   it('deny from a terminal: the waiting process gets declined', async () => {
     const waiter = await startWaiter('approval');
-    const run = await wisp(['approvals', 'deny', waiter.id], 'tty');
+    const run = await wisp(['approvals', 'deny', waiter.id, '--yes'], 'tty');
     expect(run.code).toBe(0);
     expect((await waiter.outcome).outcome).toEqual({ kind: 'declined', reason: 'declined by the person (wisp approvals)' });
   }, 120_000);
@@ -136,7 +138,7 @@ describe('wisp approvals / wisp inquiries across processes', () => {
     const waiter = await startWaiter('inquiry');
     const approvals = JSON.parse((await wisp(['approvals', 'pending', '--json'], 'null')).output) as QueueRequest[];
     expect(approvals.map((r) => r.id)).not.toContain(waiter.id);
-    const run = await wisp(['inquiries', 'answer', waiter.id, 'the one in ./etc'], 'tty');
+    const run = await wisp(['inquiries', 'answer', waiter.id, 'the one in ./etc'], 'tty', 'yes\r');
     expect(run.code).toBe(0);
     expect(await screenText(run.output)).toContain('│ Which file did you mean?');
     expect((await waiter.outcome).outcome).toEqual({ kind: 'answered', text: 'the one in ./etc', answeredBy: 'human' });
@@ -146,13 +148,13 @@ describe('wisp approvals / wisp inquiries across processes', () => {
     const { channel, request } = await deferred('ls\r\x1b[2K rm -rf ~ \u202egnp.exe');
     const first = answerRequest(paths, request, { decision: 'no' }, { via: 'chat' });
     expect(first.ok).toBe(true);
-    const run = await wisp(['approvals', 'approve', request.id], 'tty');
+    const run = await wisp(['approvals', 'approve', request.id, '--yes'], 'tty');
     expect(run.code).toBe(1);
     expect(run.output).toMatch(/already answered elsewhere/);
     expect(channel.poll(request.id)).toEqual({ kind: 'declined', reason: 'declined by the person (wisp chat)' });
 
     const again = await deferred('ls\r\x1b[2K rm -rf ~ \u202egnp.exe');
-    const shown = await wisp(['approvals', 'deny', again.request.id], 'tty');
+    const shown = await wisp(['approvals', 'deny', again.request.id, '--yes'], 'tty');
     expect(shown.code).toBe(0);
     const screen = await screenText(shown.output);
     // What the terminal shows is every character of the real command, escapes spelled out.
@@ -164,14 +166,14 @@ describe('wisp approvals / wisp inquiries across processes', () => {
   }, 120_000);
 
   it('an unknown id, a stale one and an altered one are refused with exit 1', async () => {
-    const unknown = await wisp(['approvals', 'approve', 'nosuch01'], 'tty');
+    const unknown = await wisp(['approvals', 'approve', 'nosuch01', '--yes'], 'tty');
     expect(unknown.code).toBe(1);
     expect(unknown.output).toMatch(/no pending request nosuch01/);
 
     const waiter = await startWaiter('approval');
     waiter.child.kill('SIGKILL');
     await new Promise((r) => waiter.child.once('exit', r));
-    const stale = await wisp(['approvals', 'approve', waiter.id], 'tty');
+    const stale = await wisp(['approvals', 'approve', waiter.id, '--yes'], 'tty');
     expect(stale.code).toBe(1);
     expect(stale.output).toMatch(/is stale \(the asking process \(pid \d+\) is gone\)/);
     expect(fs.existsSync(requestPath(paths.pending, waiter.id))).toBe(false); // swept
@@ -179,10 +181,55 @@ describe('wisp approvals / wisp inquiries across processes', () => {
     const { request, channel } = await deferred('touch harmless');
     const file = requestPath(paths.pending, request.id);
     fs.writeFileSync(file, JSON.stringify({ ...request, command: 'rm -rf ~' }), { mode: 0o600 });
-    const altered = await wisp(['approvals', 'approve', request.id], 'tty');
+    const altered = await wisp(['approvals', 'approve', request.id, '--yes'], 'tty');
     expect(altered.code).toBe(1);
     expect(altered.output).toMatch(/not trustworthy: its binding does not match/);
     expect(answerExists(paths.pending, request.id)).toBe(false);
+    channel.withdraw(request.id);
+  }, 120_000);
+
+  it('see before answering: the whole request is shown, and only an explicit yes writes the answer', async () => {
+    const waiter = await startWaiter('approval');
+    for (const keys of ['n\r', '\r', 'yes please\r']) {
+      const run = await wisp(['approvals', 'approve', waiter.id], 'tty', keys);
+      expect(run.code, JSON.stringify(keys)).toBe(1);
+      expect(run.output).toMatch(/not confirmed: nothing was answered/);
+      const screen = await screenText(run.output);
+      expect(screen).toContain('│ touch marker-q');
+      expect(screen).toContain('directory');
+      expect(screen).toContain('level          moderate');
+      expect(screen).toContain('- modifies files');
+      expect(screen).toContain('asked by       fixture (pid');
+      expect(answerExists(paths.pending, waiter.id)).toBe(false);
+    }
+    expect(fs.existsSync(requestPath(paths.pending, waiter.id))).toBe(true); // still waiting
+    const yes = await wisp(['approvals', 'deny', waiter.id], 'tty', 'y\r');
+    expect(yes.code).toBe(0);
+    expect((await waiter.outcome).outcome.kind).toBe('declined');
+  }, 120_000);
+
+  it('--yes skips the confirmation but not the terminal check', async () => {
+    const { channel, request } = await deferred('touch y');
+    const piped = await wisp(['approvals', 'approve', request.id, '--yes'], 'null');
+    expect(piped.code).toBe(1);
+    expect(piped.output).toMatch(/standard input is not a terminal/);
+    expect(answerExists(paths.pending, request.id)).toBe(false);
+    channel.withdraw(request.id);
+  }, 120_000);
+
+  it('a long command is shown whole, its blank runs collapsed and flagged, in approve, pending and pending --json', async () => {
+    const hidden = `cat notes.txt${' '.repeat(990)}-o .git/config ${'x'.repeat(300)} END`;
+    const { channel, request } = await deferred(hidden);
+    const listed = await wisp(['approvals', 'pending'], 'tty');
+    const screen = await screenText(listed.output);
+    expect(screen).toContain('cat notes.txt⟨990 spaces⟩-o .git/config');
+    expect(screen.replace(/\s+/g, '')).toContain(`${'x'.repeat(300)}END`); // wrapped, never cut
+    const json = JSON.parse((await wisp(['approvals', 'pending', '--json'], 'null')).output) as QueueRequest[];
+    expect(json.find((r) => r.id === request.id)).toMatchObject({ command: hidden });
+    const shown = await screenText((await wisp(['approvals', 'deny', request.id], 'tty', 'n\r')).output);
+    expect(shown).toContain('│ cat notes.txt⟨990 spaces⟩-o .git/config');
+    expect(shown).toContain('END');
+    expect(shown).toContain('long runs of blank characters, shown collapsed');
     channel.withdraw(request.id);
   }, 120_000);
 });

@@ -52,7 +52,8 @@ export function verdictOf(reports: readonly RacerReport[], outcome: EscalationOu
     return { ok: false, why: `the asker applied ${applied}, but the racer told "taken" wrote ${taken[0]!.decision}: ${JSON.stringify(reports)}` };
   }
   const others = reports.filter((r) => r !== taken[0]);
-  const wrong = others.filter((r) => !['exists', 'other', 'ended'].includes(r.fate));
+  // `no-request`: a racer that came after the request had already ended, and so answered nothing.
+  const wrong = others.filter((r) => !['exists', 'other', 'ended', 'no-request'].includes(r.fate));
   if (wrong.length > 0) return { ok: false, why: `unexpected reports from the others: ${JSON.stringify(wrong)}` };
   return { ok: true };
 }
