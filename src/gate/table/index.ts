@@ -65,6 +65,8 @@ export function wordReason(word: string, shape: WordShape): string | undefined {
   for (const component of components) {
     if (!/[*?[]/.test(component)) continue;
     if (component.startsWith('.')) return 'a glob over hidden files, which may reach keys and credentials';
+    // A backtracking match of many wildcards can take exponential time: such a glob is simply not safe.
+    if (component.length > 64 || (component.match(/[*?[]/g) ?? []).length > 6) return 'a glob too intricate to check for secret names';
     const re = globRegex(component);
     // Wildcards never match a leading dot, so only a component that starts with one can reach hidden names.
     const hit = SECRET_NAMES.find((n) => !n.startsWith('.') && re.test(n));
