@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { loadConfig, type LoadedConfig } from '../src/config/load.js';
 import { ConfigSchema, type Config } from '../src/config/schema.js';
 import { visible } from '../src/display/visible.js';
-import { wispPaths, type WispPaths } from '../src/paths.js';
+import { wispHome, wispPaths, type WispPaths } from '../src/paths.js';
 import { errnoCode } from '../src/util/atomic.js';
 import { shellQuote } from '../src/util/shell-quote.js';
 import type { DoctorFlags } from './doctor.js';
@@ -108,6 +108,16 @@ async function checkModel(spec: string, config: Config, fromFlag: boolean): Prom
         return fail(name, message(err), 'fix the script file or point -m / model at another');
       }
     }
+    case 'llama': {
+      const { checkGgufFile, resolveGgufPath } = await import('../src/model/gguf-file.js');
+      try {
+        const path = resolveGgufPath(parsed.name, wispHome(), process.cwd());
+        checkGgufFile(path, spec);
+        return ok(name, `${shown}: GGUF file ${path} (in-process, not loaded by doctor)`);
+      } catch (err) {
+        return fail(name, message(err), 'wisp models list shows the files; wisp models pull fetches the default one');
+      }
+    }
     case 'ollama': {
       const base = config.ollama.baseURL.replace(/\/+$/, '');
       const got = await getJson(`${base}/api/tags`, {});
@@ -141,6 +151,8 @@ async function checkModel(spec: string, config: Config, fromFlag: boolean): Prom
       const data = Array.isArray((got.body as { data?: unknown })?.data) ? (got.body as { data: unknown[] }).data : [];
       const ids = data.map((m) => (m && typeof m === 'object' ? (m as { id?: unknown }).id : undefined)).filter((n): n is string => typeof n === 'string');
       if (ids.includes(parsed.name)) return ok(name, `${shown} is served at ${base}`);
+      // llama-server (and other one-model servers) answer to any model name: one listed model is enough.
+      if (ids.length === 1) return ok(name, `${shown}: the server at ${base} serves one model (${visible(ids[0] ?? '', { maxChars: 60 })}) under any name`);
       return fail(
         name,
         `${shown}: the server at ${base} does not list ${visible(parsed.name, { maxChars: 80 })}${ids.length ? ` (it serves ${ids.slice(0, 6).map((n) => visible(n, { maxChars: 60 })).join(', ')})` : ''}`,

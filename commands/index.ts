@@ -16,6 +16,7 @@ const registrars: Array<[string, () => Promise<Register>]> = [
   ['tools', async () => (await import('./tools.js')).register],
   ['doctor', async () => (await import('./doctor.js')).register],
   ['init', async () => (await import('./init.js')).register],
+  ['models', async () => (await import('./models.js')).register],
 ];
 
 export const SUBCOMMANDS: readonly string[] = registrars.map(([name]) => name);

@@ -6,6 +6,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { DEFAULT_DENY } from '../gate/defaults.js';
+import { DEFAULT_DOWNLOAD } from '../model/default-download.js';
 import type { LoadConfigOptions, LoadedConfig } from './load.js';
 import type { Config } from './schema.js';
 
@@ -18,6 +19,13 @@ export const MAX_CONFIG_BYTES = 1024 * 1024;
 /** `ConfigSchema.parse({})`, written out (test/config/quick.test.ts keeps the two equal). */
 export const DEFAULT_CONFIG: Readonly<Config> = {
   model: 'ollama:qwen3:8b',
+  models: {
+    maxTokens: 4096,
+    contextSize: 8192,
+    threads: 0,
+    loadTimeoutSeconds: 120,
+    download: { name: DEFAULT_DOWNLOAD.name, url: DEFAULT_DOWNLOAD.url },
+  },
   approval: { threshold: 'moderate', persistDays: 30 },
   escalation: { timeoutSeconds: 600, pendingSeconds: 600, outOfBand: true },
   sandbox: { enabled: true, allowNetwork: true, writablePaths: [] },

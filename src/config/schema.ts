@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { CHANNEL_NAMES } from '../escalation/types.js';
 import { DEFAULT_DENY } from '../gate/defaults.js';
 import { httpUrl } from './url.js';
+import { DEFAULT_DOWNLOAD } from '../model/default-download.js';
 
 const regex = z.string().refine(
   (s) => {
@@ -29,7 +30,22 @@ export const RuleSchema = z.strictObject({
 export type Rule = z.infer<typeof RuleSchema>;
 
 export const ConfigSchema = z.strictObject({
-  model: z.string().min(1).default('ollama:qwen3:8b').describe('Model as backend:NAME (ollama:, openai:, script:)'),
+  model: z.string().min(1).default('ollama:qwen3:8b').describe('Model as backend:NAME (ollama:, openai:, llama:, script:)'),
+  models: z
+    .strictObject({
+      maxTokens: z.number().int().min(16).max(1048576).default(4096).describe('Longest model reply, in tokens (sent as max_tokens)'),
+      contextSize: z.number().int().min(512).max(1048576).default(8192).describe('Context of the in-process llama: backend, in tokens'),
+      threads: z.number().int().min(0).max(256).default(0).describe('CPU threads of the in-process llama: backend; 0 = automatic'),
+      loadTimeoutSeconds: z.number().int().min(1).max(3600).default(120).describe('Bound on loading a GGUF file in-process'),
+      download: z
+        .strictObject({
+          name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/).default(DEFAULT_DOWNLOAD.name).describe('File name under $WISP_HOME/models (without .gguf)'),
+          url: z.url().default(DEFAULT_DOWNLOAD.url).describe('Where `wisp models pull` fetches the default model'),
+          sha256: z.string().regex(/^[0-9a-f]{64}$/).optional().describe('Expected SHA-256 of the file; unset = the one the server announces'),
+        })
+        .prefault({}),
+    })
+    .prefault({}),
   approval: z
     .strictObject({
       threshold: z.enum(THRESHOLDS).default('moderate').describe('Ask when a part is at or above this level'),

@@ -4,12 +4,15 @@ import type { Config } from '../config/schema.js';
 import { OllamaModel } from './ollama.js';
 import { OpenAIModel } from './openai.js';
 import { ScriptModel, loadScript } from './script.js';
+import { checkGgufFile, resolveGgufPath } from './gguf-file.js';
+import { LlamaModel } from './llama.js';
+import { wispHome } from '../paths.js';
 import { ModelError } from './types.js';
 import type { LanguageModel } from './types.js';
 
 export * from './types.js';
 
-export const BACKENDS = ['ollama', 'openai', 'script'] as const;
+export const BACKENDS = ['ollama', 'openai', 'llama', 'script'] as const;
 export type Backend = (typeof BACKENDS)[number];
 
 export interface ModelSpec {
@@ -32,10 +35,11 @@ const NOT_A_MODEL = new Map<string, string>([
   ['opeai', 'openai'],
   ['open-ai', 'openai'],
   ['oai', 'openai'],
-  ['llamacpp', 'openai'],
-  ['llama-cpp', 'openai'],
-  ['llama.cpp', 'openai'],
-  ['llama_cpp', 'openai'],
+  ['llamacpp', 'llama'],
+  ['llama-cpp', 'llama'],
+  ['llama.cpp', 'llama'],
+  ['llama_cpp', 'llama'],
+  ['gguf', 'llama'],
   ['llama-server', 'openai'],
   ['lmstudio', 'openai'],
   ['lm-studio', 'openai'],
@@ -45,7 +49,8 @@ const NOT_A_MODEL = new Map<string, string>([
   ['file', 'script'],
 ]);
 
-const SPEC_HINT = 'Write -m ollama:NAME, -m openai:NAME or -m script:PATH (a bare NAME means ollama:NAME)';
+const SPEC_HINT =
+  'Write -m ollama:NAME, -m openai:NAME, -m llama:PATH.gguf or -m script:PATH (a bare NAME means ollama:NAME)';
 
 /** An Ollama tag: what may follow the colon in `name:tag`. */
 const OLLAMA_TAG = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/;
@@ -64,13 +69,20 @@ export function parseModelSpec(spec: string): ModelSpec {
   if ((BACKENDS as readonly string[]).includes(prefix.toLowerCase())) {
     const backend = prefix.toLowerCase() as Backend;
     if (rest.trim() === '') {
-      const example = { ollama: 'ollama:qwen3:8b', openai: 'openai:local', script: 'script:./demo.json' }[backend];
-      const what = backend === 'script' ? 'file' : 'model';
-      const placeholder = backend === 'script' ? 'PATH' : 'NAME';
+      const example = {
+        ollama: 'ollama:qwen3:8b',
+        openai: 'openai:local',
+        llama: 'llama:./model.gguf',
+        script: 'script:./demo.json',
+      }[backend];
+      const isFile = backend === 'script' || backend === 'llama';
+      const what = isFile ? 'file' : 'model';
+      const placeholder = isFile ? 'PATH' : 'NAME';
       throw usage(`The model spec "${s}" names no ${what}`, `Write -m ${backend}:${placeholder}, e.g. -m ${example}`);
     }
-    if (backend !== 'script' && /\s/.test(rest)) throw usage(`The model name "${rest}" contains white space`);
-    return { backend, name: backend === 'script' ? rest : rest.trim(), implied: false };
+    const isFile = backend === 'script' || backend === 'llama';
+    if (!isFile && /\s/.test(rest)) throw usage(`The model name "${rest}" contains white space`);
+    return { backend, name: isFile ? rest : rest.trim(), implied: false };
   }
   if (colon >= 0) {
     const lower = prefix.toLowerCase();
@@ -78,7 +90,9 @@ export function parseModelSpec(spec: string): ModelSpec {
     if (meant) {
       throw usage(
         `Unknown model backend "${prefix}" in "${s}"`,
-        meant === 'openai'
+        meant === 'llama'
+          ? `In-process GGUF models are written -m llama:PATH.gguf; a llama-server is -m openai:NAME with openai.baseURL set`
+          : meant === 'openai'
           ? 'Servers with an OpenAI-compatible API (llama-server, LM Studio, vLLM) are written -m openai:NAME, ' +
             "with openai.baseURL set to the server's /v1 address"
           : `Did you mean -m ${meant}:${rest}?`,
@@ -102,8 +116,10 @@ export function parseModelSpec(spec: string): ModelSpec {
 export interface CreateModelOptions {
   /** Where `OPENAI_API_KEY` is read; default `process.env`. */
   env?: NodeJS.ProcessEnv;
-  /** Where a relative script path starts; default `process.cwd()`. */
+  /** Where a relative script or GGUF path starts; default `process.cwd()`. */
   cwd?: string;
+  /** Where `llama:NAME` looks (`HOME/models/NAME.gguf`); default `$WISP_HOME`. */
+  home?: string;
 }
 
 /** The model for `-m SPEC` (or the config's `model`). A bad spec or script file throws ModelError `usage` (exit 64). */
@@ -115,6 +131,7 @@ export function createModel(spec: string, config: Config, options: CreateModelOp
         model: parsed.name,
         baseURL: config.ollama.baseURL,
         timeoutMs: config.ollama.timeoutSeconds * 1000,
+        maxTokens: config.models.maxTokens,
         ...(parsed.implied ? { impliedFrom: spec.trim() } : {}),
       });
     case 'openai': {
@@ -123,7 +140,20 @@ export function createModel(spec: string, config: Config, options: CreateModelOp
         model: parsed.name,
         baseURL: config.openai.baseURL,
         timeoutMs: config.openai.timeoutSeconds * 1000,
+        maxTokens: config.models.maxTokens,
         ...(key ? { apiKey: key } : {}),
+      });
+    }
+    case 'llama': {
+      const path = resolveGgufPath(parsed.name, options.home ?? wispHome(options.env), options.cwd ?? process.cwd());
+      checkGgufFile(path, spec.trim());
+      return new LlamaModel({
+        spec: `llama:${parsed.name}`,
+        path,
+        contextSize: config.models.contextSize,
+        maxTokens: config.models.maxTokens,
+        threads: config.models.threads,
+        loadTimeoutMs: config.models.loadTimeoutSeconds * 1000,
       });
     }
     case 'script': {

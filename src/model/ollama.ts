@@ -15,6 +15,8 @@ export interface OllamaOptions {
   timeoutMs: number;
   /** The spec the user wrote, when it had no `ollama:` prefix (error messages then say how it was read). */
   impliedFrom?: string;
+  /** Longest reply in tokens (`options.num_predict`); unset = the server's default. */
+  maxTokens?: number;
 }
 
 // ---- wire shapes -------------------------------------------------------------------------------------------
@@ -119,6 +121,7 @@ export class OllamaModel implements LanguageModel {
       messages: toOllamaMessages(messages),
       stream: true,
     };
+    if (this.options.maxTokens !== undefined) body.options = { num_predict: this.options.maxTokens };
     if (opts.tools.length > 0) body.tools = toOllamaTools(opts.tools);
     const exchange = new Exchange({
       peer: this.peer,

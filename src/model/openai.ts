@@ -16,6 +16,8 @@ export interface OpenAIOptions {
   timeoutMs: number;
   /** Sent as `Authorization: Bearer …` when set (from `OPENAI_API_KEY`). */
   apiKey?: string;
+  /** Longest reply in tokens, sent as `max_tokens`; unset = the server's default. */
+  maxTokens?: number;
 }
 
 // ---- wire shapes -------------------------------------------------------------------------------------------
@@ -190,6 +192,7 @@ export class OpenAIModel implements LanguageModel {
       messages: toOpenAIMessages(messages),
       stream: true,
     };
+    if (this.options.maxTokens !== undefined) body.max_tokens = this.options.maxTokens;
     // Some servers refuse `tools: []`; leave the key out when no tool is offered.
     if (opts.tools.length > 0) body.tools = toOpenAITools(opts.tools);
     const headers: Record<string, string> = { accept: 'text/event-stream' };
@@ -371,7 +374,7 @@ export class OpenAIModel implements LanguageModel {
     }
     return new ModelError(
       'rejected',
-      `The OpenAI-compatible server refused the request (HTTP ${status}: ${message})`,
+      `The OpenAI-compatible server said: ${message} (HTTP ${status}, request refused)`,
       /tool/i.test(message)
         ? 'The model or server may not support tool calling: for llama-server add --jinja; ' +
           'else choose a model with tool support'

@@ -61,6 +61,11 @@ export function systemPrompt(tools: readonly WispTool[], instructions?: string):
   return lines.join('\n');
 }
 
+/** What a reply cut by `models.maxTokens` ends with. */
+export function lengthNotice(maxTokens: number): string {
+  return `(the reply was cut at ${maxTokens} tokens: models.maxTokens)`;
+}
+
 export class Conversation {
   readonly messages: ChatMessage[];
   private turnNo = 0;
@@ -111,9 +116,18 @@ export class Conversation {
       this.messages.push({ role: 'assistant', content: reply.text, ...(reply.toolCalls.length ? { toolCalls: reply.toolCalls } : {}) });
       if (reply.toolCalls.length === 0) {
         text = reply.text;
+        // A reply stopped by the length bound says so, in the reply and in the audit, instead of passing as whole.
+        const cut = reply.finishReason === 'length';
+        if (cut) text = `${text}${text.endsWith('\n') || text === '' ? '' : '\n'}${lengthNotice(config.models.maxTokens)}`;
         audit.write(
           'response',
-          { text, seconds: (Date.now() - started) / 1000, rounds, ...(reply.usage ? { usage: reply.usage } : {}) },
+          {
+            text,
+            seconds: (Date.now() - started) / 1000,
+            rounds,
+            ...(reply.usage ? { usage: reply.usage } : {}),
+            ...(cut ? { stopped: 'max-tokens', maxTokens: config.models.maxTokens } : {}),
+          },
           ctx,
         );
         break;
