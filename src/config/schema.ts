@@ -40,7 +40,7 @@ export const ConfigSchema = z.strictObject({
       download: z
         .strictObject({
           name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/).default(DEFAULT_DOWNLOAD.name).describe('File name under $WISP_HOME/models (without .gguf)'),
-          url: z.url().default(DEFAULT_DOWNLOAD.url).describe('Where `wisp models pull` fetches the default model'),
+          url: httpUrl.default(DEFAULT_DOWNLOAD.url).describe('Where `wisp models pull` fetches the default model'),
           sha256: z.string().regex(/^[0-9a-f]{64}$/).optional().describe('Expected SHA-256 of the file; unset = the one the server announces'),
         })
         .prefault({}),
