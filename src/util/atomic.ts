@@ -5,8 +5,10 @@ import {
   closeSync,
   fsyncSync,
   linkSync,
+  lstatSync,
   mkdirSync,
   openSync,
+  readdirSync,
   readFileSync,
   renameSync,
   statSync,
@@ -57,6 +59,38 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, opts: W
     throw err;
   }
   if (opts.fsync !== false && opts.syncDirectory !== false) fsyncDirectory(dir);
+  sweepTempFiles(dir, basename(file));
+}
+
+/** A temp file of a writer whose pid is gone is removed once this old (a live writer renames within milliseconds). */
+export const TEMP_GRACE_MS = 10_000;
+/** …and any temp file once this old, whatever its pid says (pid reuse, a stopped writer). */
+export const TEMP_MAX_AGE_MS = 60 * 60_000;
+
+/**
+ * Removes the temp files a killed writer left beside `name` in `dir`: `.NAME.PID.HEX.tmp` (writeFileAtomic) and
+ * `NAME.lock.PID.HEX.tmp` (the lock's body). Run after every successful write, so a SIGKILL costs one stray file
+ * until the next write. Best effort: an error here never fails the write that already landed.
+ */
+export function sweepTempFiles(dir: string, name: string, now: number = Date.now()): string[] {
+  const removed: string[] = [];
+  const esc = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const temp = new RegExp(`^(?:\\.${esc}|${esc}\\.lock)\\.(\\d+)\\.[0-9a-f]+\\.tmp$`);
+  try {
+    for (const entry of readdirSync(dir)) {
+      const m = temp.exec(entry);
+      if (!m) continue;
+      const path = join(dir, entry);
+      const age = now - lstatSync(path).mtimeMs;
+      if (age > TEMP_MAX_AGE_MS || (age > TEMP_GRACE_MS && !pidAlive(Number(m[1])))) {
+        unlinkQuietly(path);
+        removed.push(entry);
+      }
+    }
+  } catch {
+    /* best effort */
+  }
+  return removed;
 }
 
 /** Writes the whole buffer, looping over short writes (fine for a private file nobody else appends to). */
@@ -164,7 +198,7 @@ export function acquireFileLock(lockFile: string, opts: LockOptions = {}): () =>
  * creator is killed half-way (an empty lock could only be broken once `staleMs` had passed).
  */
 function createWithBody(lockFile: string, body: string): boolean {
-  const tmp = `${lockFile}.${randomBytes(6).toString('hex')}.tmp`;
+  const tmp = `${lockFile}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`; // pid: see sweepTempFiles
   const fd = openSync(tmp, 'wx', 0o600);
   try {
     writeFully(fd, Buffer.from(body));
