@@ -1,12 +1,14 @@
 // The chat: the transcript above (printed once, in <Static>), then the live part — the reply line being streamed,
 // a dialog or the spinner, the input line and the status line. The engine emits data; this renders it and answers
 // dialogs by id (style-anchors §3). Keys go to exactly one place at a time: the open dialog, else the input line.
-import { Box, Text, useApp, useInput } from 'ink';
-import React, { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { Box, Text, useApp, useInput, type Key } from 'ink';
+import React, { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { ApprovalDialog } from './ApprovalDialog.js';
 import type { DialogRequest, DialogResult, DialogStore } from './dialog-store.js';
 import type { ChatEngine } from './engine.js';
+import { draftKey, EMPTY_DRAFT, type DraftState } from './draft.js';
 import { InquiryDialog } from './InquiryDialog.js';
+import { KeyRhythm, QUIET_MS } from './key-rhythm.js';
 import { PromptInput } from './PromptInput.js';
 import { isSlash } from './slash.js';
 import { Spinner } from './Spinner.js';
@@ -28,15 +30,18 @@ export interface AppProps {
   /** Entries to start the transcript with (a greeting, warnings). */
   readonly initial?: readonly EntryBody[];
   /**
-   * A dialog that appears while someone is typing (or right after they answered the previous one) ignores keys for
-   * this long, so a keystroke meant for the input line or the last dialog cannot answer it. @default 400
+   * The pause (ms) that makes a key deliberate: a dialog ignores every key that comes less than this after the
+   * previous key or after it opened (ui/key-rhythm.ts). @default 500
    */
-  readonly graceMs?: number;
+  readonly quietMs?: number;
   /** Called when the person quits (after Ink unmounts). */
   readonly onQuit?: () => void;
 }
 
-export function App({ engine, store, feed, bell, initial = [], graceMs = 400, onQuit }: AppProps): React.ReactElement {
+/** How long a first Ctrl+C on an empty line waits for the second. */
+export const QUIT_WINDOW_MS = 2000;
+
+export function App({ engine, store, feed, bell, initial = [], quietMs = QUIET_MS, onQuit }: AppProps): React.ReactElement {
   const { exit } = useApp();
   const nextId = useRef(0);
   const [entries, setEntries] = useState<Entry[]>(() => initial.map((e) => ({ ...e, id: nextId.current++ })));
@@ -44,9 +49,26 @@ export function App({ engine, store, feed, bell, initial = [], graceMs = 400, on
   const [busy, setBusy] = useState(false);
   const [history, setHistory] = useState<string[]>([]);
   const [info, setInfo] = useState(() => engine.info());
+  const [notice, setNotice] = useState<string | undefined>(undefined);
   const abortRef = useRef<AbortController | undefined>(undefined);
-  const lastKeyAt = useRef(0);
-  const graceRef = useRef<{ id: string | undefined; until: number }>({ id: undefined, until: 0 });
+  const rhythm = useMemo(() => new KeyRhythm(quietMs), [quietMs]);
+  const quitArmedAt = useRef(0);
+  const noticeTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(noticeTimer.current), []);
+  // The input line and the queue live in refs as well as state: keys that arrive together are applied one after
+  // another before React re-renders.
+  const draftRef = useRef<DraftState>(EMPTY_DRAFT);
+  const [draft, setDraftState] = useState<DraftState>(EMPTY_DRAFT);
+  const setDraft = (next: DraftState) => {
+    draftRef.current = next;
+    setDraftState(next);
+  };
+  const queuedRef = useRef<string[]>([]);
+  const [queued, setQueuedState] = useState<readonly string[]>([]);
+  const setQueued = (next: string[]) => {
+    queuedRef.current = next;
+    setQueuedState(next);
+  };
   const dialogs = useSyncExternalStore(store.subscribe, store.snapshot);
   const active = dialogs.active;
 
@@ -57,16 +79,17 @@ export function App({ engine, store, feed, bell, initial = [], graceMs = 400, on
 
   useEffect(() => feed?.subscribe((entry) => append(entry)), [feed, append]);
 
-  // A new dialog on screen: ring, and decide whether keys are held back for a moment (see graceMs).
-  if (active && graceRef.current.id !== active.id) {
-    const now = Date.now();
-    graceRef.current = { id: active.id, until: now - lastKeyAt.current < graceMs ? now + graceMs : 0 };
-  }
   const activeId = active?.id;
   useEffect(() => {
     if (activeId === undefined) return;
     (bell ?? (() => process.stdout.write('\x07')))();
   }, [activeId, bell]);
+
+  const say = (text: string | undefined, ms = QUIT_WINDOW_MS) => {
+    clearTimeout(noticeTimer.current);
+    setNotice(text);
+    if (text !== undefined) noticeTimer.current = setTimeout(() => setNotice(undefined), ms);
+  };
 
   const quit = useCallback(() => {
     abortRef.current?.abort();
@@ -76,12 +99,10 @@ export function App({ engine, store, feed, bell, initial = [], graceMs = 400, on
 
   const answer = useCallback(
     (request: DialogRequest, result: DialogResult) => {
-      lastKeyAt.current = Date.now();
       store.settle(request.id, result);
     },
     [store],
   );
-
   const runTurn = useCallback(
     async (prompt: string) => {
       const controller = new AbortController();
@@ -143,21 +164,77 @@ export function App({ engine, store, feed, bell, initial = [], graceMs = 400, on
     [append, engine, quit, runTurn],
   );
 
-  // Keys for the whole App: Ctrl+C interrupts a turn (which withdraws its dialog) or, when idle, quits; Esc
-  // interrupts a turn when no dialog is open (in a dialog, Esc means no).
-  useInput((input, key) => {
-    if (key.ctrl && input === 'c') {
-      if (abortRef.current) abortRef.current.abort();
-      else quit();
+  // A queued message goes as soon as the turn before it has ended.
+  useEffect(() => {
+    if (busy || queuedRef.current.length === 0) return;
+    const [next, ...rest] = queuedRef.current;
+    setQueued(rest);
+    submit(next!);
+  }, [busy, submit, queued]);
+
+  /** A key for the input line (typed with no dialog open, or refused by a dialog as typing). */
+  const editDraft = (input: string, key: Key): void => {
+    // Enter and the next key can reach us in one read (a fast typist, a busy machine): "\rnext" is Enter, then
+    // "next" — not a paste whose line break becomes a space and joins two messages.
+    if (input.length > 1 && (input[0] === '\r' || input[0] === '\n')) {
+      editDraft('', { ...key, return: true });
+      return editDraft(input.slice(1), key);
+    }
+    const result = draftKey(draftRef.current, input, key, history);
+    if (result.kind === 'ignored') return;
+    setDraft(result.state);
+    if (result.kind !== 'submit') return;
+    if (abortRef.current || queuedRef.current.length > 0) setQueued([...queuedRef.current, result.text]);
+    else submit(result.text);
+  };
+
+  const ctrlC = () => {
+    // With something typed, Ctrl+C clears it; during a turn it interrupts; otherwise a second press quits.
+    if (draftRef.current.edit.value !== '' || queuedRef.current.length > 0) {
+      setDraft(EMPTY_DRAFT);
+      setQueued([]);
+      quitArmedAt.current = 0;
+      return say('cleared · Ctrl+C again on an empty line to quit', 1500);
+    }
+    if (abortRef.current) {
+      abortRef.current.abort();
       return;
     }
-    if (key.escape && !active && abortRef.current) abortRef.current.abort();
-    // Typing with no dialog open — into the input line, or ahead while the model thinks — makes the next dialog
-    // hold keys back for a moment. Enter (alone, or ending a pasted line) sends the prompt and ends the typing.
-    if (!active) lastKeyAt.current = key.return || /[\r\n]$/.test(input) ? 0 : Date.now();
+    const now = Date.now();
+    if (quitArmedAt.current !== 0 && now - quitArmedAt.current <= QUIT_WINDOW_MS) return quit();
+    quitArmedAt.current = now;
+    say('press Ctrl+C again to quit');
+  };
+
+  // Keys for the whole App. With a dialog open only Ctrl+C is the App's (the dialog takes the rest, and hands back
+  // keys that were typing rather than answers: onStrayKey). Otherwise keys edit the input line — also during a
+  // turn, as type-ahead.
+  useInput((input, key) => {
+    if (key.ctrl && input === 'c') return ctrlC();
+    if (active) return;
+    rhythm.typed();
+    quitArmedAt.current = 0;
+    if (key.ctrl && input === 'd') {
+      if (draftRef.current.edit.value === '' && queuedRef.current.length === 0) quit();
+      return;
+    }
+    if (key.escape) {
+      // Esc clears what was typed ahead; with nothing typed it interrupts the turn.
+      if (draftRef.current.edit.value !== '' || queuedRef.current.length > 0) {
+        setDraft(EMPTY_DRAFT);
+        setQueued([]);
+      } else abortRef.current?.abort();
+      return;
+    }
+    if (key.ctrl && input === 'l') return; // the live area is redrawn on every change; nothing to clear
+    editDraft(input, key);
   });
 
-  const holdUntil = graceRef.current.id === active?.id ? graceRef.current.until : 0;
+  const onStrayKey = (input: string, key: Key) => {
+    if (key.escape || key.ctrl) return;
+    editDraft(input, key);
+  };
+
   return (
     <Box flexDirection="column">
       <Transcript entries={entries} />
@@ -168,21 +245,18 @@ export function App({ engine, store, feed, bell, initial = [], graceMs = 400, on
             key={active.id}
             request={active}
             onAnswer={(r) => answer(active, r)}
-            ignoreKeysUntil={holdUntil}
+            rhythm={rhythm}
+            onStrayKey={onStrayKey}
             persistDays={engine.persistDays}
           />
         ) : (
-          <InquiryDialog key={active.id} request={active} onAnswer={(r) => answer(active, r)} ignoreKeysUntil={holdUntil} />
+          <InquiryDialog key={active.id} request={active} onAnswer={(r) => answer(active, r)} rhythm={rhythm} onStrayKey={onStrayKey} />
         )
       ) : busy ? (
         <Spinner label="thinking…" />
       ) : null}
-      <PromptInput
-        history={history}
-        onSubmit={submit}
-        onEnd={quit}
-        isActive={!busy && !active}
-      />
+      <PromptInput state={draft} busy={busy} dialogOpen={active !== undefined} queued={queued} />
+      {notice ? <Text color="yellow">{notice}</Text> : null}
       <StatusLine info={info} dialogOpen={active !== undefined} waiting={dialogs.waiting} />
     </Box>
   );

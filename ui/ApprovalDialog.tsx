@@ -1,14 +1,16 @@
 // The approval dialog (design.md §2 `terminal` row, §10): an authored headline, the command in a labelled block made
 // visible, the line it is part of, the directory, level and reasons, what the answer is remembered as, and one key
 // per answer. Focus starts on "no", so Enter alone refuses (peers.md §7: default focus on deny).
-import { Box, Text, useInput } from 'ink';
+import { Box, Text, useInput, type Key } from 'ink';
 import React, { useRef, useState } from 'react';
 import { hasHidden, visible } from '../src/display/visible.js';
 import type { ApprovalRequest, Scope } from '../src/escalation/types.js';
 import { DECLINED_IN_CHAT } from './terminal-channel.js';
 import type { DialogRequest, DialogResult } from './dialog-store.js';
 import { DialogFrame } from './DialogFrame.js';
+import { KeyRhythm } from './key-rhythm.js';
 import { Labelled } from './Labelled.js';
+import { useKeyGuard } from './use-key-guard.js';
 
 /** wisp's own headline, used when no operator rule authored one. */
 export const APPROVAL_HEADLINE = 'wisp needs your approval to run this command';
@@ -20,21 +22,26 @@ const KEYS: Readonly<Record<string, Choice>> = { y: 'once', s: 'session', p: 'pr
 export interface ApprovalDialogProps {
   readonly request: DialogRequest & { readonly verb: 'approval' };
   readonly onAnswer: (result: DialogResult) => void;
-  /** Keys before this time (ms since the epoch) are ignored: the dialog has only just appeared. */
-  readonly ignoreKeysUntil?: number;
+  /** Judges whether a key came after a pause (ui/key-rhythm.ts). @default a fresh KeyRhythm (500 ms) */
+  readonly rhythm?: KeyRhythm;
+  /** Keys refused as typing are handed back here (the App puts them in the input line). */
+  readonly onStrayKey?: (input: string, key: Key) => void;
   /** approval.persistDays, for the hints. @default 30 */
   readonly persistDays?: number;
 }
 
-export function ApprovalDialog({ request, onAnswer, ignoreKeysUntil = 0, persistDays = 30 }: ApprovalDialogProps): React.ReactElement {
+const BROAD: ReadonlySet<Choice> = new Set(['project', 'always']);
+
+export function ApprovalDialog({ request, onAnswer, rhythm, onStrayKey, persistDays = 30 }: ApprovalDialogProps): React.ReactElement {
+  const [ownRhythm] = useState(() => rhythm ?? new KeyRhythm());
+  const guard = useKeyGuard(rhythm ?? ownRhythm);
   // The focus lives in a ref too: keys that arrive together (→ then Enter) are handled before React re-renders.
   const focusRef = useRef<number>(CHOICES.length - 1);
   const [focus, setFocusState] = useState<number>(focusRef.current);
-  const setFocus = (next: (f: number) => number) => {
-    focusRef.current = next(focusRef.current);
+  const setFocus = (next: number) => {
+    focusRef.current = Math.min(CHOICES.length - 1, Math.max(0, next));
     setFocusState(focusRef.current);
   };
-  const [holding, setHolding] = useState(false);
   const r: ApprovalRequest = request.request;
   const dangerous = r.level === 'dangerous';
 
@@ -44,22 +51,29 @@ export function ApprovalDialog({ request, onAnswer, ignoreKeysUntil = 0, persist
 
   useInput((input, key) => {
     if (key.ctrl) return; // Ctrl+C and friends belong to the App
-    if (Date.now() < ignoreKeysUntil) {
-      setHolding(true);
-      return;
+    // Moving the focus answers nothing, so it needs no pause (it still counts as a key for the next one).
+    const move = key.leftArrow || (key.tab && key.shift) ? -1 : key.rightArrow || key.tab ? 1 : 0;
+    if (move !== 0) {
+      (rhythm ?? ownRhythm).typed();
+      return setFocus(focusRef.current + move);
     }
-    if (holding) setHolding(false);
+    // A chunk of several characters is a paste or keys typed together: never an answer.
+    const deliberate = guard.judge() && input.length <= 1;
+    if (!deliberate) return onStrayKey?.(input, key);
     if (key.return) return choose(CHOICES[focusRef.current]!);
     if (key.escape) return choose('no');
-    if (key.leftArrow || (key.tab && key.shift)) return setFocus((f) => Math.max(0, f - 1));
-    if (key.rightArrow || key.tab) return setFocus((f) => Math.min(CHOICES.length - 1, f + 1));
     const choice = KEYS[input.toLowerCase()];
-    if (choice !== undefined && input.length === 1) choose(choice);
+    if (choice === undefined) return;
+    // project and always are stored beyond this chat: the key only highlights them; Enter (a second, different
+    // key, after another pause) confirms the scope spelled out under the choices.
+    if (BROAD.has(choice)) return setFocus(CHOICES.indexOf(choice));
+    choose(choice);
   });
 
+  const focused = CHOICES[focus]!;
   const headline = r.ask ?? APPROVAL_HEADLINE;
   return (
-    <DialogFrame request={request} title="⚠ approve a command?" then="refused" holding={holding}>
+    <DialogFrame request={request} title="⚠ approve a command?" then="refused" holding={guard.holding}>
       <Text bold>{visible(headline, { maxChars: 200 })}</Text>
       <Labelled label="Command:" text={r.command} />
       {hasHidden(r.command) || hasHidden(r.line) ? (
@@ -96,7 +110,14 @@ export function ApprovalDialog({ request, onAnswer, ignoreKeysUntil = 0, persist
           </Box>
         ))}
       </Box>
-      <Text dimColor>Enter alone is no · ←/→ move · Esc no</Text>
+      {BROAD.has(focused) ? (
+        <Text color="yellow" bold>
+          Enter to confirm: {scopeWords(focused, dangerous, persistDays, r)}
+        </Text>
+      ) : null}
+      <Text dimColor>
+        {BROAD.has(focused) ? 'Enter confirms · ←/→ move · n or Esc no' : 'Enter alone is no · ←/→ move · Esc no'} · keys count after a ½ s pause
+      </Text>
       {request.source.kind === 'queue' ? (
         <Text dimColor>once and session apply to the asking process; project and always are stored for every wisp face.</Text>
       ) : null}
@@ -120,4 +141,12 @@ function hint(choice: Choice, dangerous: boolean, days: number): string {
     case 'no':
       return '[n] no';
   }
+}
+
+/** The scope of a broad answer, spelled out in full before it is confirmed. */
+function scopeWords(choice: Choice, dangerous: boolean, days: number, r: ApprovalRequest): string {
+  const pattern = visible(r.pattern, { maxChars: 120 });
+  if (dangerous) return `approve ${pattern} for this session only (a dangerous command is never stored)`;
+  if (choice === 'always') return `approve ${pattern} in ANY directory, stored for ${days} days`;
+  return `approve ${pattern} in ${visible(r.directory, { maxChars: 120 })} (this project), stored for ${days} days`;
 }

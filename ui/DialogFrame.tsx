@@ -12,7 +12,7 @@ export interface DialogFrameProps {
   readonly title: string;
   /** What happens when the time runs out, for the bar. */
   readonly then: string;
-  /** A key was ignored because it came just as the dialog opened (App: typing must not answer a dialog). */
+  /** Keys are being ignored as typing, not answers (ui/key-rhythm.ts); the frame says so until a pause. */
   readonly holding?: boolean;
   readonly children: React.ReactNode;
 }
@@ -39,7 +39,11 @@ export function DialogFrame({ request, title, then, holding, children }: DialogF
       ) : null}
       {children}
       <TimeoutBar deadline={request.deadline} since={request.raisedAt} then={then} />
-      {holding ? <Text color="magenta">a key came as this opened and was ignored, so typing cannot answer it: press it again</Text> : null}
+      {holding ? (
+        <Text color="magenta" bold>
+          typing detected: keys are ignored until you pause (what you typed went to the input line)
+        </Text>
+      ) : null}
     </Box>
   );
 }

@@ -1,13 +1,15 @@
 // The inquiry dialog (`ask_operator`, design.md §2): the model's question made visible in a labelled block, then a
 // text field — or, for a flat schema, one checked field per property. Enter sends, Esc declines.
-import { Box, Text, useInput } from 'ink';
+import { Box, Text, useInput, type Key } from 'ink';
 import React, { useMemo, useRef, useState } from 'react';
 import { INQUIRY_ANSWER_MAX_BYTES } from '../src/escalation/types.js';
 import type { DialogRequest, DialogResult } from './dialog-store.js';
 import { DialogFrame } from './DialogFrame.js';
 import { FormFieldRow } from './FormFieldRow.js';
 import { formFields, submitForm } from './inquiry-form.js';
+import { KeyRhythm } from './key-rhythm.js';
 import { Labelled } from './Labelled.js';
+import { useKeyGuard } from './use-key-guard.js';
 import { DECLINED_IN_CHAT } from './terminal-channel.js';
 import { applyKey, EMPTY, type EditState } from './text-edit.js';
 import { TextField } from './TextField.js';
@@ -15,8 +17,10 @@ import { TextField } from './TextField.js';
 export interface InquiryDialogProps {
   readonly request: DialogRequest & { readonly verb: 'inquiry' };
   readonly onAnswer: (result: DialogResult) => void;
-  /** Keys before this time (ms since the epoch) are ignored: the dialog has only just appeared. */
-  readonly ignoreKeysUntil?: number;
+  /** Judges whether a key came after a pause (ui/key-rhythm.ts). @default a fresh KeyRhythm (500 ms) */
+  readonly rhythm?: KeyRhythm;
+  /** Keys refused as typing are handed back here (the App puts them in the input line). */
+  readonly onStrayKey?: (input: string, key: Key) => void;
 }
 
 interface FormState {
@@ -26,13 +30,17 @@ interface FormState {
   readonly message?: string;
 }
 
-export function InquiryDialog({ request, onAnswer, ignoreKeysUntil = 0 }: InquiryDialogProps): React.ReactElement {
+export function InquiryDialog({ request, onAnswer, rhythm, onStrayKey }: InquiryDialogProps): React.ReactElement {
+  const [ownRhythm] = useState(() => rhythm ?? new KeyRhythm());
+  const keys = rhythm ?? ownRhythm;
+  const guard = useKeyGuard(keys);
+  // The first key must come after a pause; from then on the person is answering, and types at any speed.
+  const engaged = useRef(false);
   const fields = useMemo(() => formFields(request.request.schema), [request.request.schema]);
   const count = fields?.length ?? 1;
   // Kept in a ref as well as in state: keys that arrive together are applied one after another before a re-render.
   const ref = useRef<FormState>({ texts: Array.from({ length: count }, () => EMPTY), focus: 0, errors: new Map() });
   const [form, setFormState] = useState<FormState>(ref.current);
-  const [holding, setHolding] = useState(false);
   const setForm = (next: FormState) => {
     ref.current = next;
     setFormState(next);
@@ -61,11 +69,10 @@ export function InquiryDialog({ request, onAnswer, ignoreKeysUntil = 0 }: Inquir
 
   useInput((input, key) => {
     if (key.ctrl && input === 'c') return; // the App's
-    if (Date.now() < ignoreKeysUntil) {
-      setHolding(true);
-      return;
-    }
-    if (holding) setHolding(false);
+    if (!engaged.current) {
+      if (!guard.judge() || input.length > 1) return onStrayKey?.(input, key);
+      engaged.current = true;
+    } else keys.typed();
     const cur = ref.current;
     if (key.escape) return onAnswer({ kind: 'declined', reason: DECLINED_IN_CHAT });
     const move = key.downArrow || (key.tab && !key.shift) ? 1 : key.upArrow || (key.tab && key.shift) ? -1 : 0;
@@ -84,7 +91,7 @@ export function InquiryDialog({ request, onAnswer, ignoreKeysUntil = 0 }: Inquir
   });
 
   return (
-    <DialogFrame request={request} title="? the model asks you" then="no answer" holding={holding}>
+    <DialogFrame request={request} title="? the model asks you" then="no answer" holding={guard.holding}>
       <Labelled label="Question:" text={request.request.question} multiline maxChars={2000} />
       {fields ? <Text dimColor>Your answer:</Text> : null}
       {fields ? (

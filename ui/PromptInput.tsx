@@ -1,68 +1,45 @@
-// The input line: one line of text, Enter sends, ↑/↓ walk the history of this chat's prompts (the draft is kept),
-// Ctrl+D on an empty line quits. Inactive while a turn runs or a dialog is open, so no key meant for one lands in
-// the other.
-import { Box, Text, useInput } from 'ink';
-import React, { useRef, useState } from 'react';
-import { applyKey, EMPTY, type EditState } from './text-edit.js';
+// The input line. It holds what the person types at any time: while a turn runs the text is drawn dim and Enter
+// queues it as the next message (shown above the line), so nothing typed ahead is lost and none of it can reach a
+// dialog. The App owns the state (ui/draft.ts) and routes the keys.
+import { Box, Text } from 'ink';
+import React from 'react';
+import { visible } from '../src/display/visible.js';
+import type { DraftState } from './draft.js';
 import { TextField } from './TextField.js';
 
 export interface PromptInputProps {
-  /** Earlier prompts, oldest first. */
-  readonly history: readonly string[];
-  readonly onSubmit: (text: string) => void;
-  /** Ctrl+D on an empty line. */
-  readonly onEnd?: () => void;
-  /** @default true */
-  readonly isActive?: boolean;
+  readonly state: DraftState;
+  /** A turn is running: the draft is type-ahead, drawn dim. */
+  readonly busy: boolean;
+  /** A dialog has the keys: no cursor here. */
+  readonly dialogOpen: boolean;
+  /** Messages sent during the turn, waiting to go when it ends (oldest first). */
+  readonly queued: readonly string[];
 }
 
-interface State {
-  readonly edit: EditState;
-  /** Position in the history while browsing it; history.length = the draft. */
-  readonly index: number;
-  readonly draft: string;
-}
-
-export function PromptInput({ history, onSubmit, onEnd, isActive = true }: PromptInputProps): React.ReactElement {
-  const ref = useRef<State>({ edit: EMPTY, index: history.length, draft: '' });
-  const [state, setStateValue] = useState<State>(ref.current);
-  const setState = (next: State) => {
-    ref.current = next;
-    setStateValue(next);
-  };
-
-  useInput(
-    (input, key) => {
-      const cur = ref.current;
-      const index = Math.min(cur.index, history.length);
-      if (key.ctrl && input === 'd') {
-        if (cur.edit.value === '') onEnd?.();
-        return;
-      }
-      if (key.upArrow || key.downArrow) {
-        const next = key.upArrow ? Math.max(0, index - 1) : Math.min(history.length, index + 1);
-        if (next === index) return;
-        const draft = index === history.length ? cur.edit.value : cur.draft;
-        const value = next === history.length ? draft : history[next]!;
-        return setState({ edit: { value, cursor: value.length }, index: next, draft });
-      }
-      const result = applyKey(cur.edit, input, key);
-      if (result.kind === 'ignored') return;
-      if (result.kind === 'edit') return setState({ ...cur, edit: result.state });
-      const text = result.state.value;
-      if (text.trim() === '') return setState({ ...cur, edit: EMPTY });
-      setState({ edit: EMPTY, index: history.length + 1, draft: '' });
-      onSubmit(text);
-    },
-    { isActive },
-  );
-
+export function PromptInput({ state, busy, dialogOpen, queued }: PromptInputProps): React.ReactElement {
+  const idle = !busy && !dialogOpen;
   return (
-    <Box>
-      <Text color="cyan" bold>
-        {'› '}
-      </Text>
-      <TextField state={state.edit} focused={isActive} placeholder={isActive ? 'type a prompt, or /help' : undefined} />
+    <Box flexDirection="column">
+      {queued.map((text, i) => (
+        <Text key={i} dimColor>
+          {'queued › '}
+          {visible(text, { maxChars: 200 })}
+        </Text>
+      ))}
+      {queued.length > 0 ? <Text dimColor>sent when this turn ends · Esc clears the queue</Text> : null}
+      <Box>
+        <Text color="cyan" bold>
+          {'› '}
+        </Text>
+        {idle ? (
+          <TextField state={state.edit} placeholder="type a prompt, or /help" />
+        ) : (
+          <Text dimColor>
+            <TextField state={state.edit} focused={!dialogOpen} />
+          </Text>
+        )}
+      </Box>
     </Box>
   );
 }

@@ -12,9 +12,10 @@ export interface TranscriptProps {
 // A reply line longer than this is cut with a count: long enough for any paragraph, short enough for a terminal.
 const LINE_MAX = 8000;
 
-export function Transcript({ entries }: TranscriptProps): React.ReactElement {
+// Memoised: the App re-renders on every key of the input line, and the transcript only changes when entries do.
+export const Transcript = React.memo(function Transcript({ entries }: TranscriptProps): React.ReactElement {
   return <Static items={entries as Entry[]}>{(entry) => <Box key={entry.id}>{renderEntry(entry)}</Box>}</Static>;
-}
+});
 
 /** A reply or output line: tabs become spaces (for code), everything else that could move the cursor is escaped. */
 export function shownLine(text: string, maxChars = LINE_MAX): string {

@@ -36,8 +36,9 @@ export type SlashResult =
   | { readonly kind: 'quit' };
 
 export const HELP = [
-  'Type a prompt and press Enter. ↑/↓ recall earlier prompts. Esc or Ctrl+C interrupts a turn; Ctrl+C or Ctrl+D on',
-  'an empty line quits.',
+  'Type a prompt and press Enter. ↑/↓ recall earlier prompts. While the model works you can type ahead: Enter queues',
+  'the message for when the turn ends, Esc clears it (and with nothing typed interrupts the turn). Ctrl+C clears what',
+  'you typed, interrupts a turn, or — pressed twice within 2 s on an empty line — quits. Ctrl+D on an empty line quits.',
   '',
   'Slash commands:',
   '  /help                      this text',
@@ -49,7 +50,8 @@ export const HELP = [
   '  /new                       start a new conversation (the model forgets this one)',
   '  /quit                      leave',
   '',
-  'Approval dialog: y once · s session · p project · a always · n no · Enter alone is no.',
+  'Approval dialog: y once · s session · n no · Enter alone is no · p project / a always, then Enter to confirm.',
+  'A dialog counts a key only after a ½ s pause: keys typed in a run go to the input line instead.',
   'Question dialog: type the answer, Enter sends, Esc declines.',
 ].join('\n');
 

@@ -6,15 +6,15 @@ import { App } from '../../ui/App.js';
 import { DialogStore } from '../../ui/dialog-store.js';
 import { Feed } from '../../ui/feed.js';
 import { TerminalChannel } from '../../ui/terminal-channel.js';
-import { FakeEngine, KEYS, press, settle } from './helpers.js';
+import { FakeEngine, KEYS, press, settle, until } from './helpers.js';
 
 afterEach(() => cleanup());
 
 const strip = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
 
-function start(engine = new FakeEngine(), extra: { graceMs?: number; feed?: Feed } = {}) {
+function start(engine = new FakeEngine(), extra: { quietMs?: number; feed?: Feed; onQuit?: () => void } = {}) {
   const store = new DialogStore();
-  const r = render(<App engine={engine} store={store} bell={() => {}} {...extra} />);
+  const r = render(<App engine={engine} store={store} bell={() => {}} quietMs={0} {...extra} />);
   return { ...r, store, engine, channel: new TerminalChannel(store) };
 }
 
@@ -70,7 +70,7 @@ describe('App: a turn in the transcript', () => {
     await press(stdin, 'go\r');
     expect(lastFrame()).toContain('approve a command?');
     await press(stdin, KEYS.ctrlC);
-    await settle();
+    await until(() => lastFrame()!.includes('interrupted'));
     expect(lastFrame()).not.toContain('approve a command?');
     expect(lastFrame()).toContain('interrupted');
   });
@@ -147,7 +147,7 @@ describe('App: the input line', () => {
   });
 
   it('a dialog that appears while someone is typing ignores the keys typed into it for a moment', async () => {
-    const { stdin, lastFrame, channel } = start(new FakeEngine(), { graceMs: 300 });
+    const { stdin, lastFrame, channel } = start(new FakeEngine(), { quietMs: 300 });
     await type(stdin, 'yes plea');
     const e: Escalation = { verb: 'approval', request: { command: 'rm x', line: 'rm x', pattern: 'rm *', directory: '/w', level: 'moderate', reasons: [] } };
     let outcome: unknown;
@@ -155,7 +155,7 @@ describe('App: the input line', () => {
     await settle();
     await type(stdin, 'se'); // "s" would approve for the session
     expect(outcome).toBeUndefined();
-    expect(lastFrame()).toMatch(/was ignored/);
+    expect(lastFrame()).toMatch(/typing detected/);
     await settle(320);
     await press(stdin, 'n');
     expect(outcome).toMatchObject({ kind: 'declined' });
@@ -164,7 +164,7 @@ describe('App: the input line', () => {
 
   it('keys typed ahead while the model thinks do not answer the dialog that follows', async () => {
     const engine = new FakeEngine();
-    const { stdin, channel, lastFrame } = start(engine, { graceMs: 300 });
+    const { stdin, channel, lastFrame } = start(engine, { quietMs: 300 });
     let outcome: unknown;
     let release: () => void = () => {};
     engine.turnImpl = async (_p, h) => {
@@ -179,7 +179,7 @@ describe('App: the input line', () => {
     await settle();
     await press(stdin, 'y');
     expect(outcome).toBeUndefined();
-    expect(lastFrame()).toMatch(/was ignored/);
+    expect(lastFrame()).toMatch(/typing detected/);
     await settle(320);
     await press(stdin, 'y');
     await settle();
@@ -192,5 +192,144 @@ describe('App: the input line', () => {
     const { lastFrame } = start(new FakeEngine(), { feed });
     await settle();
     expect(lastFrame()).toContain('⇄ claude-code, thread t1: git push — answered elsewhere');
+  });
+});
+
+describe('App: type-ahead is kept (issue 14 point 2)', () => {
+  function slowEngine() {
+    const engine = new FakeEngine();
+    const releases: Array<() => void> = [];
+    engine.turnImpl = () => new Promise((r) => releases.push(() => r({ text: 'done' })));
+    return { engine, release: () => releases.shift()?.() };
+  }
+
+  it('text typed during a turn is drawn in the input line and stays there when the turn ends', async () => {
+    const { engine, release } = slowEngine();
+    const { stdin, lastFrame } = start(engine);
+    await press(stdin, 'first\r');
+    await type(stdin, 'and then');
+    expect(lastFrame()).toContain('thinking…');
+    expect(strip(lastFrame()!)).toContain('› and then');
+    expect(engine.prompts).toEqual(['first']);
+    release();
+    await settle();
+    expect(strip(lastFrame()!)).toContain('› and then');
+    await press(stdin, '\r');
+    expect(engine.prompts).toEqual(['first', 'and then']);
+  });
+
+  it('Enter during a turn queues the message, shows it queued, and sends it when the turn ends', async () => {
+    const { engine, release } = slowEngine();
+    const { stdin, lastFrame } = start(engine);
+    await press(stdin, 'first\r');
+    await type(stdin, 'second');
+    await press(stdin, KEYS.enter);
+    expect(strip(lastFrame()!)).toContain('queued › second');
+    expect(engine.prompts).toEqual(['first']);
+    release();
+    await until(() => engine.prompts.length === 2);
+    expect(engine.prompts).toEqual(['first', 'second']);
+    expect(strip(lastFrame()!)).not.toContain('queued ›');
+  });
+
+  it('Esc clears the queued message and the draft; a second Esc interrupts the turn', async () => {
+    const { engine } = slowEngine();
+    let aborted = false;
+    const inner = engine.turnImpl;
+    engine.turnImpl = (p, h) => {
+      h.signal.addEventListener('abort', () => (aborted = true));
+      return inner(p, h);
+    };
+    const { stdin, lastFrame } = start(engine);
+    await press(stdin, 'first\r');
+    await press(stdin, 'second\r', 'thi');
+    expect(strip(lastFrame()!)).toContain('queued › second');
+    await press(stdin, KEYS.escape);
+    await settle(80);
+    expect(strip(lastFrame()!)).not.toContain('queued ›');
+    expect(strip(lastFrame()!)).not.toContain('› thi');
+    expect(aborted).toBe(false);
+    await press(stdin, KEYS.escape);
+    await settle(80);
+    expect(aborted).toBe(true);
+  });
+
+  it('type-ahead never reaches a dialog: the keys go on into the input line', async () => {
+    const engine = new FakeEngine();
+    const { stdin, lastFrame, channel } = start(engine, { quietMs: 500 });
+    let outcome: unknown;
+    engine.turnImpl = async (_p, h) => {
+      outcome = await channel.raise(
+        { verb: 'approval', request: { command: 'rm x', line: 'rm x', pattern: 'rm *', directory: '/w', level: 'moderate', reasons: [] } },
+        { session: 's', escalationId: 'ta2', timeoutMs: 60_000, signal: h.signal },
+      );
+      return { text: 'done' };
+    };
+    await press(stdin, 'go\r');
+    await type(stdin, 'yes always');
+    expect(outcome).toBeUndefined();
+    expect(strip(lastFrame()!)).toContain('approve a command?');
+    expect(strip(lastFrame()!)).toContain('› yes always');
+  });
+});
+
+describe('App: Ctrl+C and Ctrl+D (issue 14 point 3)', () => {
+  it('Ctrl+C with a draft clears it and does not quit', async () => {
+    let quits = 0;
+    const { stdin, lastFrame } = start(new FakeEngine(), { onQuit: () => quits++ });
+    await type(stdin, 'draft');
+    await press(stdin, KEYS.ctrlC);
+    expect(strip(lastFrame()!)).not.toContain('› draft');
+    expect(quits).toBe(0);
+  });
+
+  it('Ctrl+C on an empty line asks for a second press, and the second quits', async () => {
+    let quits = 0;
+    const { stdin, lastFrame } = start(new FakeEngine(), { onQuit: () => quits++ });
+    await press(stdin, KEYS.ctrlC);
+    expect(lastFrame()).toContain('press Ctrl+C again to quit');
+    expect(quits).toBe(0);
+    await press(stdin, KEYS.ctrlC);
+    expect(quits).toBe(1);
+  });
+
+  it('a second Ctrl+C after more than 2 s only asks again', async () => {
+    let quits = 0;
+    const { stdin, lastFrame } = start(new FakeEngine(), { onQuit: () => quits++ });
+    await press(stdin, KEYS.ctrlC);
+    await settle(2100);
+    expect(lastFrame()).not.toContain('press Ctrl+C again to quit');
+    await press(stdin, KEYS.ctrlC);
+    expect(quits).toBe(0);
+    expect(lastFrame()).toContain('press Ctrl+C again to quit');
+  });
+
+  it('a key between the two presses disarms the quit', async () => {
+    let quits = 0;
+    const { stdin } = start(new FakeEngine(), { onQuit: () => quits++ });
+    await press(stdin, KEYS.ctrlC, 'x', KEYS.ctrlC, KEYS.ctrlC);
+    expect(quits).toBe(0); // x, then Ctrl+C cleared "x", then the first press on an empty line
+  });
+
+  it('Ctrl+D quits on an empty line and does nothing with a draft', async () => {
+    let quits = 0;
+    const { stdin } = start(new FakeEngine(), { onQuit: () => quits++ });
+    await press(stdin, 'a', '\x04');
+    expect(quits).toBe(0);
+    await press(stdin, KEYS.backspace, '\x04');
+    expect(quits).toBe(1);
+  });
+});
+
+describe('App: Enter and the next key in one read', () => {
+  it('"\\rnext" sends the line, then starts the next draft (two messages are never joined)', async () => {
+    const engine = new FakeEngine();
+    const { stdin, lastFrame } = start(engine);
+    await type(stdin, 'first');
+    await press(stdin, '\rnext');
+    await until(() => engine.prompts.length === 1);
+    expect(engine.prompts).toEqual(['first']);
+    await settle();
+    expect(strip(lastFrame()!)).toMatch(/› next/);
   });
 });

@@ -4,14 +4,16 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import { APPROVAL_HEADLINE, ApprovalDialog } from '../../ui/ApprovalDialog.js';
 import type { DialogResult } from '../../ui/dialog-store.js';
+import { KeyRhythm } from '../../ui/key-rhythm.js';
 import { DECLINED_IN_CHAT } from '../../ui/terminal-channel.js';
 import { approvalRequest, KEYS, press } from './helpers.js';
 
 afterEach(() => cleanup());
 
-function show(req = approvalRequest(), props: { ignoreKeysUntil?: number } = {}) {
+// Key-mapping tests need no pause between keys (quiet 0); the rhythm itself is tested in deliberate-keys.test.tsx.
+function show(req = approvalRequest(), props: { rhythm?: KeyRhythm } = {}) {
   const answers: DialogResult[] = [];
-  const r = render(<ApprovalDialog request={req} onAnswer={(a) => answers.push(a)} {...props} />);
+  const r = render(<ApprovalDialog request={req} onAnswer={(a) => answers.push(a)} rhythm={props.rhythm ?? new KeyRhythm(0)} />);
   return { ...r, answers };
 }
 
@@ -62,8 +64,6 @@ describe('ApprovalDialog keys', () => {
   const cases: Array<[string, DialogResult]> = [
     ['y', { kind: 'approved', scope: 'once' }],
     ['s', { kind: 'approved', scope: 'session' }],
-    ['p', { kind: 'approved', scope: 'project' }],
-    ['a', { kind: 'approved', scope: 'always' }],
     ['n', { kind: 'declined', reason: DECLINED_IN_CHAT }],
     ['Y', { kind: 'approved', scope: 'once' }],
   ];
@@ -103,14 +103,35 @@ describe('ApprovalDialog keys', () => {
     expect(answers).toEqual([{ kind: 'approved', scope: 'once' }]);
   });
 
-  it('ignores keys during its opening grace and says so, then accepts them', async () => {
-    const { stdin, answers, lastFrame } = show(approvalRequest(), { ignoreKeysUntil: Date.now() + 150 });
-    await press(stdin, 'y');
-    expect(answers).toEqual([]);
-    expect(lastFrame()).toMatch(/was ignored.*press it again/s);
-    await new Promise((r) => setTimeout(r, 200));
-    await press(stdin, 's');
-    expect(answers).toEqual([{ kind: 'approved', scope: 'session' }]);
+  for (const [key, scope] of [['p', 'project'], ['a', 'always']] as const) {
+    it(`"${key}" only highlights ${scope} and spells out the scope; Enter confirms it`, async () => {
+      const { stdin, answers, lastFrame } = show();
+      await press(stdin, key);
+      expect(answers).toEqual([]);
+      const frame = lastFrame()!;
+      expect(frame).toContain(`▸[${key}] ${scope} 30d`);
+      expect(frame).toContain(
+        scope === 'always'
+          ? 'Enter to confirm: approve touch * in ANY directory, stored for 30 days'
+          : 'Enter to confirm: approve touch * in /work/project (this project), stored for 30 days',
+      );
+      await press(stdin, key); // the same key again is not the confirmation
+      expect(answers).toEqual([]);
+      await press(stdin, KEYS.enter);
+      expect(answers).toEqual([{ kind: 'approved', scope }]);
+    });
+  }
+
+  it('after "a", n still refuses', async () => {
+    const { stdin, answers } = show();
+    await press(stdin, 'a', 'n');
+    expect(answers).toEqual([{ kind: 'declined', reason: DECLINED_IN_CHAT }]);
+  });
+
+  it('spells out that a dangerous command is kept for this session only', async () => {
+    const { stdin, lastFrame } = show(approvalRequest({ level: 'dangerous', command: 'rm -rf ./build', pattern: 'rm -rf ./build' }));
+    await press(stdin, 'a');
+    expect(lastFrame()).toContain('Enter to confirm: approve rm -rf ./build for this session only');
   });
 
   it('leaves Ctrl+C to the App', async () => {

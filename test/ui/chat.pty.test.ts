@@ -11,6 +11,7 @@ import { BIN, freshHome, wisp } from '../helpers/cli.js';
 import { PtyTerm } from '../helpers/pty-term.js';
 
 const READY = 'type a prompt, or /help';
+const pause = () => new Promise((r) => setTimeout(r, 700));
 const run = (command: string) => ({ toolCalls: [{ name: 'run_command', arguments: { command } }] });
 
 let terms: PtyTerm[] = [];
@@ -58,6 +59,7 @@ describe('wisp chat in a pseudo-terminal', () => {
     await t.waitForRaw('\x07'); // the bell rang when it opened
     expect(existsSync(join(s.work, 'marker-t'))).toBe(false);
 
+    await pause(); // a key counts only after a pause (issue 14)
     t.write('s');
     const after = await t.waitFor('Created the marker.');
     expect(after).toContain('· run_command: touch marker-t — approved (session)');
@@ -88,6 +90,7 @@ describe('wisp chat in a pseudo-terminal', () => {
     await t.waitFor(READY);
     await t.typeLine('make a marker');
     await t.waitFor('approve a command?');
+    await pause();
     t.write('\r');
     const after = await t.waitFor('Refused, then.');
     expect(after).toMatch(/touch marker-t — denied: declined by the person \(wisp chat\)/);
@@ -114,6 +117,7 @@ describe('wisp chat in a pseudo-terminal', () => {
     const dialog = await t.waitFor(/approve a command\?[\s\S]*touch marker-q/, 30_000);
     expect(dialog).toMatch(/Asked by: .*thread thread-q \(another wisp process, pid \d+/);
     expect(dialog).toMatch(/left, then refused/);
+    await pause();
     t.write('y');
 
     const r = (await result) as { structuredContent?: { text?: string; refusals?: unknown[] } };

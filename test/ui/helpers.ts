@@ -77,3 +77,12 @@ export class FakeEngine implements ChatEngine {
     return this.slashImpl(line);
   }
 }
+
+/** Waits (polling, up to `timeoutMs`) until `check` holds: for effects that take several ticks, on a loaded machine. */
+export async function until(check: () => boolean, timeoutMs = 3000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) return; // the assertion that follows reports what is wrong
+    await settle(10);
+  }
+}

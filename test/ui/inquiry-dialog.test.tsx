@@ -3,6 +3,7 @@ import React from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DialogResult } from '../../ui/dialog-store.js';
 import { InquiryDialog } from '../../ui/InquiryDialog.js';
+import { KeyRhythm } from '../../ui/key-rhythm.js';
 import { DECLINED_IN_CHAT } from '../../ui/terminal-channel.js';
 import { inquiryRequest, KEYS, press, settle } from './helpers.js';
 
@@ -10,7 +11,7 @@ afterEach(() => cleanup());
 
 function show(req = inquiryRequest()) {
   const answers: DialogResult[] = [];
-  const r = render(<InquiryDialog request={req} onAnswer={(a) => answers.push(a)} />);
+  const r = render(<InquiryDialog request={req} onAnswer={(a) => answers.push(a)} rhythm={new KeyRhythm(0)} />);
   return { ...r, answers };
 }
 
@@ -43,7 +44,7 @@ describe('InquiryDialog, free text', () => {
 
   it('a pasted answer ending in a newline is sent', async () => {
     const { stdin, answers } = show();
-    await press(stdin, 'the first one\r');
+    await press(stdin, 't', 'he first one\r'); // the first key alone; then a chunk may follow
     expect(answers).toEqual([{ kind: 'answered', text: 'the first one' }]);
   });
 
@@ -80,7 +81,7 @@ describe('InquiryDialog, a flat schema becomes a form', () => {
 
   it('checks types before sending and moves to the bad field', async () => {
     const { stdin, answers, lastFrame } = show(inquiryRequest({ schema: FLAT }));
-    await press(stdin, 'README.md', KEYS.enter); // → copies
+    await press(stdin, 'R', 'EADME.md', KEYS.enter); // → copies
     await press(stdin, 't', 'w', 'o', KEYS.enter); // → force
     await press(stdin, KEYS.enter); // send: copies is not an integer
     expect(answers).toEqual([]);

@@ -1,0 +1,35 @@
+// When a key counts as an answer. A dialog must never be answered by keys meant for something else: text typed
+// while the model thought, a sentence that was still being typed when the dialog opened, a paste. Timing from the
+// dialog's opening alone is not enough (a typist's next key simply lands after any fixed grace), so every key is
+// judged by the pause before it: a key less than `quietMs` after the previous key — whichever place that key went
+// to — or after the dialog opened is part of typing, and is not an answer. One KeyRhythm per chat sees every key.
+
+/** How long a pause makes the next key deliberate. Typing runs at 5–15 keys a second; a pause of half a second is
+ * a person stopping to read. */
+export const QUIET_MS = 500;
+
+export class KeyRhythm {
+  private last = Number.NEGATIVE_INFINITY;
+
+  constructor(readonly quietMs: number = QUIET_MS) {}
+
+  /** A key went to the input line (or anywhere but a dialog's answer): remember when. */
+  typed(now: number = Date.now()): void {
+    this.last = now;
+  }
+
+  /**
+   * A key reached a dialog that opened at `openedAt`: true when it came after a pause (so it may answer), false
+   * when it is part of typing. Either way it is remembered, so the next key needs a pause after this one.
+   */
+  deliberate(openedAt: number, now: number = Date.now()): boolean {
+    const ok = now - this.last >= this.quietMs && now - openedAt >= this.quietMs;
+    this.last = now;
+    return ok;
+  }
+
+  /** ms until a key would count again for a dialog opened at `openedAt` (0: it would count now). */
+  waitLeft(openedAt: number, now: number = Date.now()): number {
+    return Math.max(0, this.quietMs - (now - this.last), this.quietMs - (now - openedAt));
+  }
+}
