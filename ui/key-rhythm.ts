@@ -8,10 +8,32 @@
  * a person stopping to read. */
 export const QUIET_MS = 500;
 
+/** While a dialog is open it ticks this often, to notice when the process itself was not running (see `tick`). */
+export const TICK_MS = 50;
+/** A tick this late means the process was stalled (a busy machine): the stall counts as a key. */
+export const STALL_MS = 300;
+
 export class KeyRhythm {
   private last = Number.NEGATIVE_INFINITY;
+  private lastTick: number | undefined;
 
   constructor(readonly quietMs: number = QUIET_MS) {}
+
+  /**
+   * Called every TICK_MS while a dialog is open. A key is timed when the process reads it, not when it was pressed;
+   * a process that was not scheduled for a while reads keys late and would take a key pressed right after the
+   * dialog appeared for one pressed after a pause. Timers run before input is read when the process wakes, so a
+   * late tick marks the stall first, and the stall counts as a key: a pause wisp did not see is no pause.
+   */
+  tick(now: number = Date.now()): void {
+    if (this.lastTick !== undefined && now - this.lastTick > STALL_MS) this.last = Math.max(this.last, now);
+    this.lastTick = now;
+  }
+
+  /** The dialog closed: no ticks until the next one opens. */
+  rest(): void {
+    this.lastTick = undefined;
+  }
 
   /** A key went to the input line (or anywhere but a dialog's answer): remember when. */
   typed(now: number = Date.now()): void {

@@ -1,7 +1,7 @@
 // A dialog's side of KeyRhythm: when it opened, whether it is holding keys back right now (so it can say so), and
 // one call per key that says whether that key may act. The hold notice stays up until the typing pauses.
 import { useEffect, useRef, useState } from 'react';
-import type { KeyRhythm } from './key-rhythm.js';
+import { TICK_MS, type KeyRhythm } from './key-rhythm.js';
 
 export interface KeyGuard {
   /** True while keys are being ignored; the dialog says so. */
@@ -19,8 +19,14 @@ export function useKeyGuard(rhythm: KeyRhythm): KeyGuard {
   // to what is on the screen.
   useEffect(() => {
     openedAt.current = Math.max(openedAt.current, Date.now());
-    return () => clearTimeout(timer.current);
-  }, []);
+    rhythm.tick();
+    const ticker = setInterval(() => rhythm.tick(), TICK_MS);
+    return () => {
+      clearInterval(ticker);
+      rhythm.rest();
+      clearTimeout(timer.current);
+    };
+  }, [rhythm]);
 
   const judge = (): boolean => {
     if (rhythm.deliberate(openedAt.current)) {

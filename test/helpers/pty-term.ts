@@ -25,6 +25,7 @@ export class PtyTerm {
   private readonly term: InstanceType<typeof Terminal>;
   private written: Promise<void> = Promise.resolve();
   private done = false;
+  private readonly watchers = new Set<{ needle: string; fn: () => void }>();
 
   constructor(file: string, args: readonly string[], opts: PtyTermOptions) {
     const cols = opts.cols ?? 120;
@@ -37,6 +38,12 @@ export class PtyTerm {
     this.proc = pty.spawn(file, [...args], { name: 'xterm-256color', cols, rows, cwd: opts.cwd, env });
     this.proc.onData((d) => {
       this.raw += d;
+      for (const w of [...this.watchers]) {
+        if (this.raw.includes(w.needle)) {
+          this.watchers.delete(w);
+          w.fn();
+        }
+      }
       this.written = this.written.then(() => new Promise<void>((r) => this.term.write(d, r)));
     });
     this.exited = new Promise((resolve) => {
@@ -86,6 +93,12 @@ export class PtyTerm {
       if (Date.now() > end || this.done) throw new Error(`the program never wrote ${JSON.stringify(needle)}`);
       await new Promise((r) => setTimeout(r, 20));
     }
+  }
+
+  /** Calls `fn` from the data callback itself as soon as the raw output holds `needle` (no polling delay). */
+  onRaw(needle: string, fn: () => void): void {
+    if (this.raw.includes(needle)) fn();
+    else this.watchers.add({ needle, fn });
   }
 
   /** Types keys (as one write, like a paste or a fast typist; use several calls for separate keystrokes). */

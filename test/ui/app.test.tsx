@@ -6,7 +6,7 @@ import { App } from '../../ui/App.js';
 import { DialogStore } from '../../ui/dialog-store.js';
 import { Feed } from '../../ui/feed.js';
 import { TerminalChannel } from '../../ui/terminal-channel.js';
-import { FakeEngine, KEYS, press, settle, until } from './helpers.js';
+import { FakeEngine, KEYS, press, pressAfterPause, settle, until } from './helpers.js';
 
 afterEach(() => cleanup());
 
@@ -156,8 +156,7 @@ describe('App: the input line', () => {
     await type(stdin, 'se'); // "s" would approve for the session
     expect(outcome).toBeUndefined();
     expect(lastFrame()).toMatch(/typing detected/);
-    await settle(320);
-    await press(stdin, 'n');
+    await pressAfterPause(stdin, 'n', 300, () => outcome !== undefined);
     expect(outcome).toMatchObject({ kind: 'declined' });
     expect(lastFrame()).toContain('› yes plea'); // the draft survived the dialog
   });
@@ -180,9 +179,7 @@ describe('App: the input line', () => {
     await press(stdin, 'y');
     expect(outcome).toBeUndefined();
     expect(lastFrame()).toMatch(/typing detected/);
-    await settle(320);
-    await press(stdin, 'y');
-    await settle();
+    await pressAfterPause(stdin, 'y', 300, () => outcome !== undefined);
     expect(outcome).toEqual({ kind: 'approved', scope: 'once' });
   });
 

@@ -2,6 +2,10 @@
 // script model: prose typed at 10 keys a second straddling the dialog's opening, a key 100 ms after it opens, a
 // paste holding y/s/p/a, type-ahead during a turn, and Ctrl+C / Ctrl+D. Each asserts that nothing ran and that the
 // audit log holds no approval. Needs the build (npx tsc -p tsconfig.build.json).
+//
+// Real time on a shared machine: the test process itself can stall, and then the rhythm it meant to type is not the
+// one it typed (a 100 ms gap becomes 700 ms, which *is* a pause). Each rhythm test measures the gaps it produced and,
+// when the machine did not let it type the rhythm, runs the scenario again; the assertions are never weakened.
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -9,8 +13,11 @@ import { BIN, freshHome } from '../helpers/cli.js';
 import { PtyTerm } from '../helpers/pty-term.js';
 
 const READY = 'type a prompt, or /help';
+const DIALOG = 'approve a command?';
 const run = (command: string) => ({ toolCalls: [{ name: 'run_command', arguments: { command } }] });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** A gap the test meant as typing must stay well under the dialog's 500 ms quiet period. */
+const TYPING_GAP_MAX = 350;
 
 let terms: PtyTerm[] = [];
 beforeAll(() => {
@@ -29,7 +36,7 @@ function chat(responses: unknown[]) {
   writeFileSync(script, JSON.stringify({ responses }));
   const t = new PtyTerm(process.execPath, [BIN, 'chat', '-m', `script:${script}`], { cwd: work, env: { WISP_HOME: home } });
   terms.push(t);
-  /** Every approval.decided event in the audit log (there must be none that approved). */
+  /** Every approval.decided event in the audit log (there must be none). */
   const approvals = () => {
     const logs = join(home, 'logs');
     if (!existsSync(logs)) return [];
@@ -40,80 +47,125 @@ function chat(responses: unknown[]) {
   return { t, work, home, approvals };
 }
 
-async function typeAt(t: PtyTerm, text: string, gapMs: number) {
+/** Types one key every `gapMs`; returns the longest gap that really happened. */
+async function typeAt(t: PtyTerm, text: string, gapMs: number): Promise<number> {
+  let longest = 0;
+  let prev = performance.now();
   for (const ch of text) {
+    const now = performance.now();
+    longest = Math.max(longest, now - prev);
+    prev = now;
     t.write(ch);
     await sleep(gapMs);
+  }
+  return longest;
+}
+
+/** Runs `scenario` until the machine let it type its rhythm (it returns true), at most 4 times. */
+async function withRhythm(scenario: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 4; i++) {
+    if (await scenario()) return;
+    for (const t of terms) t.kill();
+    terms = [];
+  }
+  throw new Error('the machine was too busy to type the rhythm under test four times running');
+}
+
+/** Presses `key` after a pause, and again after another, until `done` (for keys whose pause is not under test). */
+async function answer(t: PtyTerm, key: string, done: () => Promise<boolean>) {
+  for (let i = 0; i < 8; i++) {
+    await sleep(700);
+    t.write(key);
+    await sleep(300);
+    if (await done()) return;
   }
 }
 
 describe('wisp chat answers only deliberate keys (pty)', () => {
   it('prose at 10 keys/s straddling the opening approves nothing and is kept in the input line', async () => {
-    const { t, work, approvals } = chat([{ ...run('touch marker-a'), delayMs: 1200 }, { text: 'Done.' }]);
-    await t.waitFor(READY);
-    await t.typeLine('make a marker');
     const prose = 'yes sure, and please also add a test for it as well';
-    await typeAt(t, prose, 100); // about 5 s: the dialog opens after ~1.2 s, mid-sentence
-    const screen = await t.waitFor('approve a command?');
-    expect(screen).toContain('typing detected: keys are ignored until you pause');
-    expect(screen).toContain(`› ${prose}`);
-    expect(existsSync(join(work, 'marker-a'))).toBe(false);
-    expect(approvals()).toEqual([]);
-    await sleep(700);
-    t.write('n');
-    await t.waitFor('Done.');
-    expect(existsSync(join(work, 'marker-a'))).toBe(false);
-  }, 60_000);
+    await withRhythm(async () => {
+      const { t, work, approvals } = chat([{ ...run('touch marker-a'), delayMs: 1200 }, { text: 'Done.' }]);
+      await t.waitFor(READY);
+      await t.typeLine('make a marker');
+      await t.waitFor('thinking');
+      let openedAt = 0;
+      t.onRaw(DIALOG, () => (openedAt = performance.now()));
+      const started = performance.now();
+      const longest = await typeAt(t, prose, 100); // ~5 s; the dialog opens after ~1.2 s, mid-sentence
+      const screen = await t.waitFor(`› ${prose}`);
+      // The rhythm held, and the dialog did open while the sentence was being typed.
+      if (longest > TYPING_GAP_MAX || openedAt === 0 || openedAt > performance.now() - 1000) return false;
+      expect(openedAt).toBeGreaterThan(started);
+      expect(screen).toContain('typing detected: keys are ignored until you pause');
+      expect(screen).toContain(DIALOG);
+      expect(existsSync(join(work, 'marker-a'))).toBe(false);
+      expect(approvals()).toEqual([]);
+      await answer(t, 'n', async () => (await t.screen()).includes('Done.'));
+      await t.waitFor('Done.');
+      expect(existsSync(join(work, 'marker-a'))).toBe(false);
+      return true;
+    });
+  }, 180_000);
 
   it('a key 100 ms after the dialog opens does not answer it', async () => {
-    const { t, work, approvals } = chat([run('touch marker-b'), { text: 'Done.' }]);
-    await t.waitFor(READY);
-    await t.typeLine('make a marker');
-    await t.waitFor('approve a command?');
-    await sleep(100);
-    t.write('y');
-    await t.waitFor('typing detected');
-    await sleep(300);
-    expect(await t.screen()).toContain('approve a command?');
-    expect(existsSync(join(work, 'marker-b'))).toBe(false);
-    expect(approvals()).toEqual([]);
-  }, 60_000);
+    await withRhythm(async () => {
+      const { t, work, approvals } = chat([run('touch marker-b'), { text: 'Done.' }]);
+      await t.waitFor(READY);
+      let seen = 0;
+      let sent = 0;
+      t.onRaw(DIALOG, () => {
+        seen = performance.now();
+        setTimeout(() => {
+          sent = performance.now();
+          t.write('y');
+        }, 100);
+      });
+      await t.typeLine('make a marker');
+      await t.waitFor(DIALOG);
+      await sleep(800);
+      if (sent === 0 || sent - seen > TYPING_GAP_MAX) return false;
+      expect(await t.screen()).toContain(DIALOG);
+      expect(existsSync(join(work, 'marker-b'))).toBe(false);
+      expect(approvals()).toEqual([]);
+      return true;
+    });
+  }, 180_000);
 
   it('a paste holding y, s, p and a answers nothing', async () => {
     const { t, work, approvals } = chat([run('touch marker-c'), { text: 'Done.' }]);
     await t.waitFor(READY);
     await t.typeLine('make a marker');
-    await t.waitFor('approve a command?');
+    await t.waitFor(DIALOG);
     await sleep(800);
     t.write('yes, save the plan as a file\r');
-    await sleep(400);
+    await sleep(800);
     t.write('ysap');
     await sleep(800);
-    expect(await t.screen()).toContain('approve a command?');
+    expect(await t.screen()).toContain(DIALOG);
     expect(existsSync(join(work, 'marker-c'))).toBe(false);
     expect(approvals()).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 
-  it('"a" highlights always and spells it out; only Enter after a pause confirms it', async () => {
+  it('"a" highlights always and spells it out; Enter after a pause confirms it', async () => {
     const { t, work } = chat([run('touch marker-d'), { text: 'Done.' }]);
     await t.waitFor(READY);
     await t.typeLine('make a marker');
-    await t.waitFor('approve a command?');
-    await sleep(700);
-    t.write('a');
-    const screen = await t.waitFor('Enter to confirm: approve touch * in ANY directory, stored for 30 days');
+    await t.waitFor(DIALOG);
+    const confirm = 'Enter to confirm: approve touch * in ANY directory, stored for 30 days';
+    await answer(t, 'a', async () => (await t.screen()).includes(confirm));
+    const screen = await t.waitFor(confirm);
     expect(screen).toContain('▸[a] always 30d');
     expect(existsSync(join(work, 'marker-d'))).toBe(false);
-    await sleep(700);
-    t.write('\r');
+    await answer(t, '\r', async () => (await t.screen()).includes('Done.'));
     await t.waitFor('Done.');
     expect(existsSync(join(work, 'marker-d'))).toBe(true);
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('type-ahead and Ctrl+C / Ctrl+D (pty)', () => {
   it('text typed during a slow turn is shown, queued with Enter, and sent when the turn ends', async () => {
-    const { t } = chat([{ text: 'First answer.', delayMs: 2000 }, { text: 'Second answer.' }]);
+    const { t } = chat([{ text: 'First answer.', delayMs: 2500 }, { text: 'Second answer.' }]);
     await t.waitFor(READY);
     await t.typeLine('first');
     await t.waitFor('thinking');
@@ -121,7 +173,7 @@ describe('type-ahead and Ctrl+C / Ctrl+D (pty)', () => {
     await t.waitFor('queued › second');
     const after = await t.waitFor('Second answer.');
     expect(after).toMatch(/First answer\.[\s\S]*› second[\s\S]*Second answer\./);
-  }, 60_000);
+  }, 120_000);
 
   it('Ctrl+C clears a draft, then asks, then quits; Ctrl+D quits on an empty line', async () => {
     const { t } = chat([{ text: 'unused' }]);
@@ -139,5 +191,5 @@ describe('type-ahead and Ctrl+C / Ctrl+D (pty)', () => {
     await second.waitFor(READY);
     second.write('\x04');
     await expect(second.exited).resolves.toMatchObject({ exitCode: 0 });
-  }, 60_000);
+  }, 120_000);
 });

@@ -11,7 +11,16 @@ import { BIN, freshHome, wisp } from '../helpers/cli.js';
 import { PtyTerm } from '../helpers/pty-term.js';
 
 const READY = 'type a prompt, or /help';
-const pause = () => new Promise((r) => setTimeout(r, 700));
+/** Presses `key` after a pause (a dialog counts only keys that follow one), again until `screen` shows `until`. */
+async function answer(t: PtyTerm, key: string, until: string | RegExp): Promise<void> {
+  const shows = (s: string) => (typeof until === 'string' ? s.includes(until) : until.test(s));
+  for (let i = 0; i < 8; i++) {
+    await new Promise((r) => setTimeout(r, 700));
+    t.write(key);
+    await new Promise((r) => setTimeout(r, 400));
+    if (shows(await t.screen())) return;
+  }
+}
 const run = (command: string) => ({ toolCalls: [{ name: 'run_command', arguments: { command } }] });
 
 let terms: PtyTerm[] = [];
@@ -59,8 +68,7 @@ describe('wisp chat in a pseudo-terminal', () => {
     await t.waitForRaw('\x07'); // the bell rang when it opened
     expect(existsSync(join(s.work, 'marker-t'))).toBe(false);
 
-    await pause(); // a key counts only after a pause (issue 14)
-    t.write('s');
+    await answer(t, 's', 'Created the marker.'); // a key counts only after a pause (issue 14)
     const after = await t.waitFor('Created the marker.');
     expect(after).toContain('· run_command: touch marker-t — approved (session)');
     expect(after).not.toContain('approve a command?');
@@ -68,7 +76,7 @@ describe('wisp chat in a pseudo-terminal', () => {
 
     t.write('/quit\r');
     await expect(t.exited).resolves.toMatchObject({ exitCode: 0 });
-  }, 60_000);
+  }, 120_000);
 
   it('with nobody answering, the bar runs out, the refusal is in the transcript and nothing runs', async () => {
     const s = setup([run('touch marker-t'), { text: 'I could not create it.' }], { escalation: { timeoutSeconds: 3 } });
@@ -82,7 +90,7 @@ describe('wisp chat in a pseudo-terminal', () => {
     expect(after).not.toContain('approve a command?');
     await t.waitFor('I could not create it.');
     expect(existsSync(join(s.work, 'marker-t'))).toBe(false);
-  }, 60_000);
+  }, 120_000);
 
   it('Enter alone refuses', async () => {
     const s = setup([run('touch marker-t'), { text: 'Refused, then.' }]);
@@ -90,12 +98,11 @@ describe('wisp chat in a pseudo-terminal', () => {
     await t.waitFor(READY);
     await t.typeLine('make a marker');
     await t.waitFor('approve a command?');
-    await pause();
-    t.write('\r');
+    await answer(t, '\r', 'Refused, then.');
     const after = await t.waitFor('Refused, then.');
     expect(after).toMatch(/touch marker-t — denied: declined by the person \(wisp chat\)/);
     expect(existsSync(join(s.work, 'marker-t'))).toBe(false);
-  }, 60_000);
+  }, 120_000);
 
   it('shows a request from a `wisp mcp` beside it, marked with client and thread, and answers it there', async () => {
     const s = setup([{ text: 'unused' }]);
@@ -117,8 +124,7 @@ describe('wisp chat in a pseudo-terminal', () => {
     const dialog = await t.waitFor(/approve a command\?[\s\S]*touch marker-q/, 30_000);
     expect(dialog).toMatch(/Asked by: .*thread thread-q \(another wisp process, pid \d+/);
     expect(dialog).toMatch(/left, then refused/);
-    await pause();
-    t.write('y');
+    await answer(t, 'y', /you approved \(once\)/);
 
     const r = (await result) as { structuredContent?: { text?: string; refusals?: unknown[] } };
     expect(r.structuredContent?.refusals ?? []).toEqual([]);

@@ -86,3 +86,16 @@ export async function until(check: () => boolean, timeoutMs = 3000): Promise<voi
     await settle(10);
   }
 }
+
+/**
+ * Presses `key` after a pause longer than the dialog's quiet period, again (after another pause) until `done()` —
+ * on a loaded machine a stall of the test process can make a pause look like typing (ui/key-rhythm.ts), and then
+ * the dialog rightly ignores the key. Used only where the pause itself is not what the test is about.
+ */
+export async function pressAfterPause(stdin: { write(s: string): void }, key: string, quietMs: number, done: () => boolean): Promise<void> {
+  for (let i = 0; i < 10 && !done(); i++) {
+    await settle(quietMs + 100);
+    await press(stdin, key);
+    await until(done, 200);
+  }
+}

@@ -5,7 +5,7 @@ import type { Escalation } from '../../src/escalation/types.js';
 import { App } from '../../ui/App.js';
 import { DialogStore } from '../../ui/dialog-store.js';
 import { TerminalChannel } from '../../ui/terminal-channel.js';
-import { FakeEngine, KEYS, press, settle } from './helpers.js';
+import { FakeEngine, KEYS, press, pressAfterPause, settle } from './helpers.js';
 
 const approval = (command = 'touch marker-t'): Escalation => ({
   verb: 'approval',
@@ -120,14 +120,16 @@ describe('withdrawal and the queue of dialogs', () => {
     const { lastFrame, stdin } = render(<App engine={new FakeEngine()} store={store} bell={() => {}} quietMs={300} />);
     const first = channel.raise(approval('touch first'), ctx('g1', 60_000));
     const second = channel.raise(approval('touch second'), ctx('g2', 60_000));
-    await settle(320); // a pause after the first dialog opened
-    await press(stdin, 's');
+    let firstDone = false;
+    void first.then(() => (firstDone = true));
+    await pressAfterPause(stdin, 's', 300, () => firstDone);
     await expect(first).resolves.toEqual({ kind: 'approved', scope: 'session' });
     await press(stdin, 's'); // the same key again, at once: must not approve the next command
     expect(lastFrame()).toContain('touch second');
     expect(lastFrame()).toMatch(/typing detected: keys are ignored until you pause/);
-    await settle(320);
-    await press(stdin, 'n');
+    let secondDone = false;
+    void second.then(() => (secondDone = true));
+    await pressAfterPause(stdin, 'n', 300, () => secondDone);
     await expect(second).resolves.toMatchObject({ kind: 'declined' });
   });
 });
