@@ -1,15 +1,17 @@
 // The approval dialog (design.md §2 `terminal` row, §10): an authored headline, the command in a labelled block made
-// visible, the line it is part of, the directory, level and reasons, what the answer is remembered as, and one key
-// per answer. Focus starts on "no", so Enter alone refuses (peers.md §7: default focus on deny).
-import { Box, Text, useInput, type Key } from 'ink';
-import React, { useRef, useState } from 'react';
-import { hasHidden, visible } from '../src/display/visible.js';
+// visible, the line it is part of (which part of how many, highlighted; whitespace runs collapsed and flagged), the
+// directory, level and reasons, what the answer is remembered as, and one key per answer. A command too long to show
+// is approved only after it has been seen whole (`v`). Focus starts on "no", so Enter alone refuses (peers.md §7: default focus on deny).
+import { Box, Text, useInput, useStdout, type Key } from 'ink';
+import React, { useMemo, useRef, useState } from 'react';
+import { hasHidden, hasLongRun, visible } from '../src/display/visible.js';
 import type { ApprovalRequest, Scope } from '../src/escalation/types.js';
 import { DECLINED_IN_CHAT } from './terminal-channel.js';
 import type { DialogRequest, DialogResult } from './dialog-store.js';
 import { DialogFrame } from './DialogFrame.js';
 import { KeyRhythm } from './key-rhythm.js';
-import { Labelled } from './Labelled.js';
+import { commandView, wholeText } from './command-view.js';
+import { blockRows, ScrollBlock } from './ScrollBlock.js';
 import { useKeyGuard } from './use-key-guard.js';
 
 /** wisp's own headline, used when no operator rule authored one. */
@@ -44,13 +46,49 @@ export function ApprovalDialog({ request, onAnswer, rhythm, onStrayKey, persistD
   };
   const r: ApprovalRequest = request.request;
   const dangerous = r.level === 'dangerous';
+  const view = useMemo(() => commandView(r.command, r.line), [r.command, r.line]);
+  const whole = useMemo(() => (view.cut ? wholeText(r.command, r.line) : ''), [view.cut, r.command, r.line]);
+  const { stdout } = useStdout();
+  const textWidth = Math.max(20, (stdout.columns || 80) - 8);
+  const viewHeight = Math.max(5, (stdout.rows || 24) - 10);
+  // The viewer (v): open or not, where it is scrolled to, and whether its last row has been on screen.
+  // In a ref as well: the key handler is re-bound only after React's effects run, and a key may come before that.
+  const viewingRef = useRef(false);
+  const [viewing, setViewingState] = useState(false);
+  const setViewing = (v: boolean) => {
+    viewingRef.current = v;
+    setViewingState(v);
+  };
+  const [offset, setOffsetState] = useState(0);
+  const offsetRef = useRef(0);
+  const seenRef = useRef(false);
+  const [mustView, setMustView] = useState(false);
+  const scrollTo = (next: number) => {
+    const total = blockRows(whole, textWidth).length;
+    offsetRef.current = Math.max(0, Math.min(next, Math.max(0, total - viewHeight)));
+    if (offsetRef.current + viewHeight >= total) seenRef.current = true;
+    setOffsetState(offsetRef.current);
+  };
 
   const choose = (choice: Choice) => {
+    // A command that was cut is approved only once it has been seen whole; refusing needs no such thing.
+    if (choice !== 'no' && view.cut && !seenRef.current) return setMustView(true);
     onAnswer(choice === 'no' ? { kind: 'declined', reason: DECLINED_IN_CHAT } : { kind: 'approved', scope: choice });
   };
 
   useInput((input, key) => {
     if (key.ctrl) return; // Ctrl+C and friends belong to the App
+    if (viewingRef.current) {
+      // Reading answers nothing: scrolling and going back need no pause (they still count as keys).
+      (rhythm ?? ownRhythm).typed();
+      if (key.escape || input === 'v' || input === 'q') return setViewing(false);
+      const page = Math.max(1, viewHeight - 1);
+      if (key.upArrow) return scrollTo(offsetRef.current - 1);
+      if (key.downArrow) return scrollTo(offsetRef.current + 1);
+      if (key.pageUp) return scrollTo(offsetRef.current - page);
+      if (key.pageDown || input === ' ') return scrollTo(offsetRef.current + page);
+      return;
+    }
     // Moving the focus answers nothing, so it needs no pause (it still counts as a key for the next one).
     const move = key.leftArrow || (key.tab && key.shift) ? -1 : key.rightArrow || key.tab ? 1 : 0;
     if (move !== 0) {
@@ -62,27 +100,76 @@ export function ApprovalDialog({ request, onAnswer, rhythm, onStrayKey, persistD
     if (!deliberate) return onStrayKey?.(input, key);
     if (key.return) return choose(CHOICES[focusRef.current]!);
     if (key.escape) return choose('no');
+    if (input.toLowerCase() === 'v' && view.cut) {
+      setMustView(false);
+      setViewing(true);
+      return scrollTo(offsetRef.current);
+    }
     const choice = KEYS[input.toLowerCase()];
     if (choice === undefined) return;
     // project and always are stored beyond this chat: the key only highlights them; Enter (a second, different
     // key, after another pause) confirms the scope spelled out under the choices.
-    if (BROAD.has(choice)) return setFocus(CHOICES.indexOf(choice));
+    if (BROAD.has(choice)) {
+      if (view.cut && !seenRef.current) return setMustView(true);
+      return setFocus(CHOICES.indexOf(choice));
+    }
     choose(choice);
   });
 
   const focused = CHOICES[focus]!;
   const headline = r.ask ?? APPROVAL_HEADLINE;
+  if (viewing) {
+    return (
+      <DialogFrame request={request} title="⚠ approve a command? — the whole command" then="refused" holding={guard.holding}>
+        <ScrollBlock label="Command, whole:" text={whole} width={textWidth} height={viewHeight} offset={offset} scrollKeys="↑/↓ PgUp/PgDn" />
+        <Text dimColor>↑/↓ PgUp/PgDn scroll · Esc or v back to the answers</Text>
+      </DialogFrame>
+    );
+  }
   return (
     <DialogFrame request={request} title="⚠ approve a command?" then="refused" holding={guard.holding}>
       <Text bold>{visible(headline, { maxChars: 200 })}</Text>
-      <Labelled label="Command:" text={r.command} />
+      <Text dimColor>{view.part ? `Command (part ${view.part.index} of ${view.part.count} of the line):` : 'Command:'}</Text>
+      <Box paddingLeft={2}>
+        <Text color="cyan">{view.command}</Text>
+      </Box>
+      {r.line !== r.command ? (
+        <>
+          <Text dimColor>{view.part ? `The whole line, part ${view.part.index} highlighted:` : 'Part of the line:'}</Text>
+          <Box paddingLeft={2}>
+            <Text>
+              {view.line.map((seg, i) =>
+                seg.mark ? (
+                  <Text key={i} inverse bold>
+                    {seg.text}
+                  </Text>
+                ) : (
+                  <Text key={i} color="white">
+                    {seg.text}
+                  </Text>
+                ),
+              )}
+            </Text>
+          </Box>
+        </>
+      ) : null}
+      {hasLongRun(r.command) || hasLongRun(r.line) ? (
+        <Text color="red">It holds long runs of blank characters, shown as ⟨N spaces⟩ (⟨ in the text itself as &lt;U+27E8&gt;).</Text>
+      ) : null}
+      {view.cut ? (
+        <Text color={seenRef.current ? 'green' : 'red'} bold>
+          {seenRef.current
+            ? 'Too long to show here; you have seen it whole (v shows it again).'
+            : 'Too long to show here: press v to see it whole. It cannot be approved before you have.'}
+        </Text>
+      ) : null}
+      {mustView ? <Text color="red">First see the whole command: press v.</Text> : null}
       {hasHidden(r.command) || hasHidden(r.line) ? (
         <Text color="red">
           It holds control or invisible characters, shown as \x.. or &lt;U+....&gt; (backslashes doubled). Refuse unless you
           expected them.
         </Text>
       ) : null}
-      {r.line !== r.command ? <Labelled label="Part of the line:" text={r.line} color="white" /> : null}
       <Text>
         <Text dimColor>Directory: </Text>
         {visible(r.directory, { maxChars: 300 })}

@@ -1,5 +1,6 @@
 // What the transcript holds: plain data, appended once and never changed (it is drawn in Ink's <Static>). Turning
 // a ToolEvent or a dialog's ending into entries happens here; drawing (and visible()) happens in Transcript.tsx.
+import { parseLine, parserReady } from '../src/gate/parse.js';
 import type { ToolEvent } from '../src/tools/types.js';
 import type { DialogRequest, DialogResult } from './dialog-store.js';
 
@@ -24,9 +25,10 @@ export type Entry = EntryBody & { readonly id: number };
 export function entriesForEvent(event: ToolEvent): EntryBody[] {
   switch (event.type) {
     case 'gate': {
-      const note = event.allowed
-        ? event.notes.join('; ') || 'allowed'
-        : (event.notes[event.notes.length - 1] ?? event.reason ?? 'refused');
+      const named = event.tool === 'run_command' ? namedNotes(event.subject, event.notes) : undefined;
+      const note =
+        named ??
+        (event.allowed ? event.notes.join('; ') || 'allowed' : (event.notes[event.notes.length - 1] ?? event.reason ?? 'refused'));
       return [{ kind: 'gate', tool: event.tool, subject: event.subject, allowed: event.allowed, note }];
     }
     case 'output':
@@ -80,4 +82,24 @@ export class ReplyLines {
     this.partial = '';
     return rest === '' ? [] : [rest];
   }
+}
+
+/**
+ * For a line of several parts, each part named with its outcome (`ls: safe by rules; touch x: approved (session)`):
+ * the gate reports one note per part it cleared, in the parser's order, and stops at the first refusal. Undefined
+ * when the line is one part, the parser is not loaded, or the notes do not line up with the parts.
+ */
+function namedNotes(line: string, notes: readonly string[]): string | undefined {
+  // A policy refusal is about the whole line, not a part.
+  if (notes.length === 0 || !parserReady() || notes.some((n) => n.startsWith('blocked by policy'))) return undefined;
+  let parts: readonly { text: string }[];
+  try {
+    parts = parseLine(line).parts;
+  } catch {
+    return undefined;
+  }
+  if (parts.length < 2 || notes.length > parts.length) return undefined;
+  const named = notes.map((note, i) => `${parts[i]!.text}: ${note}`);
+  const unasked = parts.length - notes.length;
+  return named.join('; ') + (unasked > 0 ? `; ${unasked} more part${unasked === 1 ? '' : 's'} not reached` : '');
 }

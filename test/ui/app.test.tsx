@@ -82,6 +82,7 @@ describe('App: a turn in the transcript', () => {
     };
     const { stdin, lastFrame } = start(engine);
     await press(stdin, 'hi\r');
+    await until(() => lastFrame()!.includes('Cannot reach Ollama'));
     expect(lastFrame()).toContain('Cannot reach Ollama');
     expect(lastFrame()).toContain('type a prompt, or /help');
   });
@@ -221,6 +222,7 @@ describe('App: type-ahead is kept (issue 14 point 2)', () => {
     await press(stdin, 'first\r');
     await type(stdin, 'second');
     await press(stdin, KEYS.enter);
+    await until(() => strip(lastFrame()!).includes('queued › second'));
     expect(strip(lastFrame()!)).toContain('queued › second');
     expect(engine.prompts).toEqual(['first']);
     release();

@@ -71,13 +71,17 @@ async function withRhythm(scenario: () => Promise<boolean>): Promise<void> {
   throw new Error('the machine was too busy to type the rhythm under test four times running');
 }
 
-/** Presses `key` after a pause, and again after another, until `done` (for keys whose pause is not under test). */
-async function answer(t: PtyTerm, key: string, done: () => Promise<boolean>) {
+/**
+ * Presses `key` after a pause, and again after another while `waiting(screen)` still holds (for keys whose pause is
+ * not under test: a stalled machine can make a pause look like typing). Checks before each press, so no extra key
+ * lands in the input line once the dialog has taken one.
+ */
+async function answer(t: PtyTerm, key: string, waiting: (screen: string) => boolean) {
   for (let i = 0; i < 8; i++) {
     await sleep(700);
+    if (!waiting(await t.screen())) return;
     t.write(key);
-    await sleep(300);
-    if (await done()) return;
+    for (let w = 0; w < 30 && waiting(await t.screen()); w++) await sleep(50); // time for the answer to show
   }
 }
 
@@ -93,15 +97,15 @@ describe('wisp chat answers only deliberate keys (pty)', () => {
       t.onRaw(DIALOG, () => (openedAt = performance.now()));
       const started = performance.now();
       const longest = await typeAt(t, prose, 100); // ~5 s; the dialog opens after ~1.2 s, mid-sentence
-      const screen = await t.waitFor(`› ${prose}`);
-      // The rhythm held, and the dialog did open while the sentence was being typed.
+      // The rhythm held, and the dialog did open while the sentence was being typed; else the scenario did not happen.
       if (longest > TYPING_GAP_MAX || openedAt === 0 || openedAt > performance.now() - 1000) return false;
+      const screen = await t.waitFor(`› ${prose}`);
       expect(openedAt).toBeGreaterThan(started);
       expect(screen).toContain('typing detected: keys are ignored until you pause');
       expect(screen).toContain(DIALOG);
       expect(existsSync(join(work, 'marker-a'))).toBe(false);
       expect(approvals()).toEqual([]);
-      await answer(t, 'n', async () => (await t.screen()).includes('Done.'));
+      await answer(t, 'n', (screen) => screen.includes(DIALOG));
       await t.waitFor('Done.');
       expect(existsSync(join(work, 'marker-a'))).toBe(false);
       return true;
@@ -153,11 +157,11 @@ describe('wisp chat answers only deliberate keys (pty)', () => {
     await t.typeLine('make a marker');
     await t.waitFor(DIALOG);
     const confirm = 'Enter to confirm: approve touch * in ANY directory, stored for 30 days';
-    await answer(t, 'a', async () => (await t.screen()).includes(confirm));
+    await answer(t, 'a', (screen) => !screen.includes(confirm));
     const screen = await t.waitFor(confirm);
     expect(screen).toContain('▸[a] always 30d');
     expect(existsSync(join(work, 'marker-d'))).toBe(false);
-    await answer(t, '\r', async () => (await t.screen()).includes('Done.'));
+    await answer(t, '\r', (screen) => screen.includes(DIALOG));
     await t.waitFor('Done.');
     expect(existsSync(join(work, 'marker-d'))).toBe(true);
   }, 120_000);

@@ -14,6 +14,8 @@ export const KEYS = {
   tab: '\t',
   backspace: '\x7f',
   ctrlC: '\x03',
+  pageDown: '\x1b[6~',
+  pageUp: '\x1b[5~',
 } as const;
 
 export function approvalRequest(over: Partial<ApprovalRequest> = {}, extra: Partial<DialogRequest> = {}): DialogRequest & { verb: 'approval' } {
