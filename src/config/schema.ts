@@ -65,6 +65,7 @@ export const ConfigSchema = z.strictObject({
       enabled: z.boolean().default(true).describe('Run commands under bwrap/sandbox-exec'),
       allowNetwork: z.boolean().default(true).describe('Allow network access inside the sandbox'),
       writablePaths: z.array(z.string()).default([]).describe('Extra writable paths besides the launch dir and temp dir'),
+      privateTmp: z.boolean().default(true).describe('Give approved commands a private, empty /tmp (host sockets there out of reach)'),
     })
     .prefault({}),
   policy: z
@@ -96,6 +97,7 @@ export const ConfigSchema = z.strictObject({
     .strictObject({
       maxFileBytes: z.number().int().min(4096).max(1073741824).default(10485760),
       keepFiles: z.number().int().min(1).max(100).default(5),
+      recordOutput: z.boolean().default(false).describe('Keep command and tool output in the audit log (default: size and hash only)'),
     })
     .prefault({}),
   tools: z

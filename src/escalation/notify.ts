@@ -3,7 +3,7 @@
 // is swallowed — but every attempt is audited (`notification`, outcome posted|refused) so silence is explainable.
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import type { AuditContext, AuditSink } from '../audit/kinds.js';
 import { visible } from '../display/visible.js';
 import type { QueueRequest } from './queue-files.js';
@@ -27,7 +27,7 @@ export interface NotifierOptions {
   readonly perMinute?: number;
   readonly platform?: NodeJS.Platform;
   readonly env?: NodeJS.ProcessEnv;
-  /** Seams for tests: how a program is found on PATH and how it is started. */
+  /** Seams for tests: how a program is found (default: fixed system directories) and how it is started. */
   readonly findProgram?: (name: string) => string | undefined;
   readonly launch?: Launcher;
   readonly now?: () => number;
@@ -41,20 +41,24 @@ const defaultLaunch: Launcher = (program, args) => {
   return child;
 };
 
-function findOnPath(env: NodeJS.ProcessEnv): (name: string) => string | undefined {
-  return (name) => {
-    for (const dir of (env.PATH ?? '').split(delimiter)) {
-      if (!dir) continue;
-      const candidate = join(dir, name);
-      try {
-        fs.accessSync(candidate, fs.constants.X_OK);
-        return candidate;
-      } catch {
-        // not here
-      }
+/**
+ * wisp's own helper programs are taken only from fixed system directories, never from PATH: a relative or
+ * project-controlled PATH entry (`bin/notify-send` in a repository) would run outside the sandbox.
+ */
+export const SYSTEM_BIN_DIRS: readonly string[] = ['/usr/bin', '/bin', '/usr/local/bin', '/run/current-system/sw/bin'];
+
+export function findSystemProgram(name: string, dirs: readonly string[] = SYSTEM_BIN_DIRS): string | undefined {
+  if (name.includes('/')) return undefined;
+  for (const dir of dirs) {
+    const candidate = join(dir, name);
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      if (fs.statSync(candidate).isFile()) return candidate;
+    } catch {
+      // not here
     }
-    return undefined;
-  };
+  }
+  return undefined;
 }
 
 // notify-send bodies may be read as markup by the notification server; keep the text literal.
@@ -82,7 +86,7 @@ export class Notifier {
     this.enabled = opts.enabled ?? true;
     this.perMinute = opts.perMinute ?? 5;
     this.platform = opts.platform ?? process.platform;
-    this.findProgram = opts.findProgram ?? findOnPath(opts.env ?? process.env);
+    this.findProgram = opts.findProgram ?? ((name) => findSystemProgram(name));
     this.launch = opts.launch ?? defaultLaunch;
     this.now = opts.now ?? Date.now;
   }

@@ -18,6 +18,7 @@ import {
   type SandboxKind,
 } from '../gate/sandbox.js';
 import { homeDirectories } from '../sandbox/contain.js';
+import { approvedEnv, containedEnv } from '../sandbox/env.js';
 import { signalGroup, trackGroup, untrackGroup } from './group.js';
 import { TailBuffer } from './tail.js';
 
@@ -28,7 +29,7 @@ export interface RunOptions {
   launchDir: string;
   /** $WISP_HOME: kept read-only inside the sandbox; created (0700) if missing. */
   wispHome: string;
-  sandbox: { enabled: boolean; allowNetwork: boolean; writablePaths: readonly string[] };
+  sandbox: { enabled: boolean; allowNetwork: boolean; writablePaths: readonly string[]; privateTmp?: boolean };
   /** The gate allowed the line unasked: run it contained (read-only, no network). See docs/trust.md. */
   contained?: boolean;
   /** Wall-clock limit; 0 or less means none. */
@@ -117,6 +118,7 @@ export async function runCommand(line: string, opts: RunOptions): Promise<RunRes
         wispHome: opts.wispHome,
         writablePaths: opts.sandbox.writablePaths,
         allowNetwork: opts.sandbox.allowNetwork,
+        privateTmp: opts.sandbox.privateTmp !== false,
         cwd: opts.cwd,
         sandboxPath,
         ...(opts.contained
@@ -142,13 +144,6 @@ function isDirectory(path: string): boolean {
   }
 }
 
-/** The environment the command gets. BASH_ENV and ENV would make the shell run a file the gate never saw. */
-function commandEnv(env: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv {
-  const copy = { ...(env ?? process.env) };
-  delete copy.BASH_ENV;
-  delete copy.ENV;
-  return copy;
-}
 
 type Outcome = Omit<RunResult, 'seconds' | 'sandboxed'>;
 
@@ -164,10 +159,12 @@ function supervise(argv: SandboxCommand, opts: RunOptions): Promise<Outcome> {
       // detached: the child calls setsid, so it leads a new process group (pgid = its pid) with no terminal.
       child = spawn(argv.file, argv.args, {
         cwd: opts.cwd,
-        env: commandEnv(opts.env),
+        env: opts.contained ? containedEnv(opts.env ?? process.env) : approvedEnv(opts.env ?? process.env),
         detached: true,
-        stdio: ['ignore', 'pipe', 'pipe'],
+        stdio: argv.fd3 ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
       });
+      // The seccomp filter: bwrap reads fd 3 to its end before it starts the command.
+      if (argv.fd3) (child.stdio[3] as NodeJS.WritableStream).end(argv.fd3);
     } catch (err) {
       const error = (err as Error).message;
       settle({ exitStatus: null, timedOut: false, truncated: false, stdout: '', stderr: '', error });

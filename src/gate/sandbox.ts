@@ -3,10 +3,11 @@
 // writable; the network is cut only when asked. Reads are not confined. See docs/trust.md and
 // docs/decisions/0002-linux-sandbox.md.
 import { spawn } from 'node:child_process';
-import { accessSync, constants, existsSync, realpathSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdtempSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
-import { containedMounts, homeDirectories } from '../sandbox/contain.js';
+import { ContainmentError, containedMounts, homeDirectories } from '../sandbox/contain.js';
+import { seccompFilter } from '../sandbox/seccomp.js';
 
 export type SandboxKind = 'bwrap' | 'sandbox-exec' | 'none';
 
@@ -56,6 +57,8 @@ export interface SandboxOptions {
    * no network, whatever the config says.
    */
   readonly contained?: boolean;
+  /** A private, empty /tmp (and temp dir) for an approved run; `sandbox.privateTmp`. @default true */
+  readonly privateTmp?: boolean;
   /** Home directories hidden from a contained run. @default {@link homeDirectories}() */
   readonly homes?: readonly string[];
   /** The command's PATH, for the tool directories a contained run keeps under a hidden home. */
@@ -66,6 +69,8 @@ export interface SandboxOptions {
 export interface SandboxCommand {
   readonly file: string;
   readonly args: string[];
+  /** Bytes the runner hands the sandbox on file descriptor 3 (the seccomp filter of a contained run). */
+  readonly fd3?: Buffer;
 }
 
 /**
@@ -264,6 +269,11 @@ export function sandboxArgv(kind: SandboxKind, opts: SandboxOptions, commandLine
     case 'none':
       return { file: shell, args: shellArgs(commandLine) };
     case 'bwrap':
+      if (opts.contained) {
+        const filter = seccompFilter();
+        if (!filter) throw new ContainmentError(`wisp has no seccomp filter for ${process.arch}, so nothing runs unasked`);
+        return { file: opts.sandboxPath ?? BWRAP_CANDIDATES[0], args: bwrapArgs(opts, shell, commandLine), fd3: filter };
+      }
       return { file: opts.sandboxPath ?? BWRAP_CANDIDATES[0], args: bwrapArgs(opts, shell, commandLine) };
     case 'sandbox-exec':
       return { file: opts.sandboxPath ?? SANDBOX_EXEC, args: seatbeltArgs(opts, shell, commandLine) };
@@ -287,11 +297,32 @@ function bwrapArgs(opts: SandboxOptions, shell: string, line: string): string[] 
         ...(opts.path !== undefined ? { path: opts.path } : {}),
       }),
     );
-    args.push(...BWRAP_ISOLATION, '--unshare-net');
+    // The filter travels on fd 3 (SandboxCommand.fd3); bwrap loads it just before it runs the shell.
+    // /dev read-only too: bwrap's fresh /dev is a tmpfs whose /dev/shm would be a second scratch area (device
+    // nodes such as /dev/null stay writable on a read-only mount).
+    args.push('--remount-ro', '/dev', ...BWRAP_ISOLATION, '--unshare-net', '--seccomp', '3');
     args.push('--chdir', canonicalPath(opts.cwd), '--', shell, ...shellArgs(line));
     return args;
   }
-  for (const root of writableRoots(opts)) args.push('--bind', root, root);
+  // A private /tmp first (other programs' sockets and files in the host /tmp out of reach), then the writable
+  // roots, outermost first so a root inside the temp dir is laid over the private one.
+  const privateTmp = opts.privateTmp !== false;
+  const tmps = privateTmp ? [...new Set(['/tmp', canonicalPath(opts.tmpDir)])].filter((d) => existsSync(d)) : [];
+  // With a private temp dir, the host's is not a writable root (passing the launch dir in its place drops it).
+  const roots = writableRoots({ ...opts, tmpDir: privateTmp ? opts.launchDir : opts.tmpDir });
+  const ops = [
+    ...tmps.map((d) => ({ path: d, rank: 0, args: ['--tmpfs', d] })),
+    ...roots.map((r) => ({ path: r, rank: 1, args: ['--bind', r, r] })),
+  ].sort((a, b) => depth(a.path) - depth(b.path) || a.rank - b.rank);
+  for (const o of ops) args.push(...o.args);
+  // Files that make later programs run code (shell start-up files, git hooks and config, editor tasks, wisp's own
+  // config) stay read-only inside every writable root, even in an approved run.
+  for (const root of roots) {
+    for (const rel of PROTECTED_IN_ROOTS) {
+      const p = join(root, rel);
+      if (existsSync(p)) args.push('--ro-bind', p, p);
+    }
+  }
   // After the writable binds: a later mount covers an earlier one, so this wins even when $WISP_HOME lies under
   // the launch dir or /tmp.
   const home = protectedHome(opts.wispHome);
@@ -301,6 +332,41 @@ function bwrapArgs(opts: SandboxOptions, shell: string, line: string): string[] 
   args.push('--chdir', canonicalPath(opts.cwd), '--', shell, ...shellArgs(line));
   return args;
 }
+
+function depth(path: string): number {
+  return path.split('/').filter(Boolean).length;
+}
+
+/**
+ * Paths, relative to each writable root, that an approved command may not write: each makes some later program
+ * run code or hand out credentials (docs/trust.md).
+ */
+export const PROTECTED_IN_ROOTS: readonly string[] = [
+  '.git/hooks',
+  '.git/config',
+  '.bashrc',
+  '.bash_profile',
+  '.bash_login',
+  '.profile',
+  '.zshrc',
+  '.zshenv',
+  '.zprofile',
+  '.zlogin',
+  '.gitconfig',
+  '.envrc',
+  '.npmrc',
+  '.yarnrc',
+  '.yarnrc.yml',
+  '.netrc',
+  '.ssh',
+  '.vscode',
+  '.idea',
+  '.mcp.json',
+  '.claude',
+  '.wisprc',
+  '.wisprc.json',
+  '.wisp',
+];
 
 /**
  * A Seatbelt profile for `sandbox-exec -p`. Paths are not spliced into the text: they travel as `-D` parameters
@@ -328,7 +394,64 @@ export function seatbeltProfile(rootCount: number, allowNetwork: boolean): strin
   return lines.join('\n') + '\n';
 }
 
+/** Secret names, as Seatbelt regexes (static text: no path is ever spliced into a profile). */
+const SEATBELT_SECRET_REGEXES = [
+  String.raw`/\.env(\.[^/]*)?$`,
+  String.raw`[^/]\.env$`,
+  String.raw`/\.(ssh|aws|gnupg|azure|kube|docker|password-store|gcloud)(/|$)`,
+  String.raw`/(\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.pgpass|\.envrc|\.vault-token)$`,
+  String.raw`/id_(rsa|dsa|ecdsa|ed25519)(_sk)?$`,
+  String.raw`\.(pem|key|p12|pfx|jks|keystore|kdbx)$`,
+];
+
+/**
+ * The Seatbelt profile of a contained (unasked) run: deny by default, then allow running programs, reading the
+ * system and the project, writing only the run's own temp dir. Home, $WISP_HOME, the host temp dirs and secret
+ * names stay unreadable; no network, unix sockets included; mach services limited to the few that plain
+ * read-only tools need. Parameters: PROJECT, HOME_n, WISP_HOME, TMP (the run's private temp dir).
+ */
+export function seatbeltContainedProfile(homeCount: number): string {
+  const homes = Array.from({ length: homeCount }, (_, i) => `  (subpath (param "HOME_${i}"))`);
+  return [
+    '(version 1)',
+    '(deny default)',
+    '(allow process-exec)',
+    '(allow process-fork)',
+    '(allow signal (target same-sandbox))',
+    '(allow process-info* (target same-sandbox))',
+    '(allow sysctl-read)',
+    '(allow user-preference-read)',
+    '(allow mach-lookup',
+    '  (global-name "com.apple.system.opendirectoryd.libinfo")',
+    '  (global-name "com.apple.system.logger")',
+    '  (global-name "com.apple.system.notification_center"))',
+    '(allow file-read*)',
+    '(deny file-read*',
+    ...homes,
+    '  (subpath "/private/tmp")',
+    '  (subpath "/private/var/folders")',
+    '  (subpath "/Volumes"))',
+    '(allow file-read* (subpath (param "PROJECT")) (subpath (param "TMP")))',
+    '(deny file-read* (subpath (param "WISP_HOME")))',
+    ...SEATBELT_SECRET_REGEXES.map((r) => `(deny file-read* (regex #"${r}"))`),
+    '(allow file-write* (subpath (param "TMP")))',
+    '(allow file-read* file-write-data (literal "/dev/null") (literal "/dev/zero") (literal "/dev/random") (literal "/dev/urandom"))',
+    '(deny network*)',
+    '',
+  ].join('\n');
+}
+
 function seatbeltArgs(opts: SandboxOptions, shell: string, line: string): string[] {
+  if (opts.contained) {
+    // Seatbelt cannot lay an empty /tmp over the real one: the run gets a fresh directory as TMPDIR instead.
+    const tmp = mkdtempSync(join(canonicalPath(opts.tmpDir), 'wisp-run-'));
+    const homes = (opts.homes ?? homeDirectories()).map((h) => canonicalPath(h));
+    const params = ['-D', `PROJECT=${canonicalPath(opts.launchDir)}`, '-D', `TMP=${tmp}`];
+    params.push('-D', `WISP_HOME=${protectedHome(opts.wispHome)}`);
+    homes.forEach((h, i) => params.push('-D', `HOME_${i}=${h}`));
+    // The line itself goes to the shell untouched; /usr/bin/env sets TMPDIR for it.
+    return ['-p', seatbeltContainedProfile(homes.length), ...params, '/usr/bin/env', `TMPDIR=${tmp}`, shell, ...shellArgs(line)];
+  }
   const roots = writableRoots(opts);
   const params = roots.flatMap((root, i) => ['-D', `WRITABLE_ROOT_${i}=${root}`]);
   params.push('-D', `WISP_HOME=${protectedHome(opts.wispHome)}`);

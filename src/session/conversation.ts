@@ -2,6 +2,7 @@
 // Bad calls from the model (unknown tool, invalid JSON, wrong arguments) become error results the model can read.
 import { auditFailure } from '../audit/failure.js';
 import type { AuditContext, AuditSink } from '../audit/kinds.js';
+import { outputFields } from '../audit/output.js';
 import type { Config } from '../config/schema.js';
 import type { PendingEscalations } from '../escalation/pending.js';
 import type { EscalationChannel } from '../escalation/types.js';
@@ -167,7 +168,15 @@ export class Conversation {
     const finish = (output: string, isError: boolean): string => {
       audit.write(
         'tool.result',
-        { tool: call.name, callId: call.id, output, bytes: Buffer.byteLength(output), seconds: (Date.now() - started) / 1000, isError },
+        {
+          tool: call.name,
+          callId: call.id,
+          // Errors are wisp's own words; what a tool produced is kept as size and hash unless recording is on.
+          ...outputFields('output', output, isError || this.deps.config.audit.recordOutput),
+          bytes: Buffer.byteLength(output),
+          seconds: (Date.now() - started) / 1000,
+          isError,
+        },
         ctx,
       );
       receipt.tools.push({ name: call.name, ...(isError ? { error: output.slice(0, 200) } : {}) });

@@ -1,8 +1,12 @@
 // read_file: cleared by the rules as if it were `cat PATH` (so credentials are asked about), then paged.
 import { open, realpath, stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { z } from 'zod';
-import { analyzeLine } from '../gate/analyze.js';
+import { analyzeLine, type LineAnalysis } from '../gate/analyze.js';
+import { canonicalPath } from '../gate/sandbox.js';
+import { maxLevel } from '../gate/types.js';
+import { isInside } from '../sandbox/contain.js';
+import { isSecretPath } from '../sandbox/secrets.js';
 import { shellQuote } from '../util/shell-quote.js';
 import { clearThroughGate } from './clear.js';
 import type { ToolOutput, WispTool } from './types.js';
@@ -34,13 +38,8 @@ export const readFileTool: WispTool<typeof schema> = {
     }
     // The gate sees both names, so a harmless-looking link to ~/.ssh/id_rsa is judged by where it points.
     const line = real === path ? `cat ${shellQuote(path)}` : `cat ${shellQuote(path)} ${shellQuote(real)}`;
-    const decision = await clearThroughGate(ctx, {
-      tool: 'read_file',
-      subject: path,
-      line,
-      cwd: ctx.launchDir,
-      analysis: analyzeLine(line, ctx.config, ctx.launchDir),
-    });
+    const analysis = withReadRules(analyzeLine(line, ctx.config, ctx.launchDir), readConcerns(path, real, ctx.launchDir, ctx.paths.home));
+    const decision = await clearThroughGate(ctx, { tool: 'read_file', subject: path, line, cwd: ctx.launchDir, analysis });
     if (!decision.allowed) {
       return { content: `error: read not approved: ${decision.reason}`, isError: true };
     }
@@ -48,29 +47,76 @@ export const readFileTool: WispTool<typeof schema> = {
   },
 };
 
-/** Lines from `offset`, numbered, stopping at `limit` lines or 4 KiB, without reading the whole file into memory twice. */
+/**
+ * read_file runs in wisp's own process, outside the sandbox, so the containment's rules are checks here: a read
+ * runs unasked only inside the project, and not for a secret-named file or anything of wisp's own.
+ */
+export function readConcerns(path: string, real: string, launchDir: string, wispHomeDir: string): string[] {
+  const project = canonicalPath(launchDir);
+  const reasons: string[] = [];
+  if (isInside(real, canonicalPath(wispHomeDir))) reasons.push("reads wisp's own state (audit log, approvals, config)");
+  if (!isInside(real, project)) reasons.push(real === path ? 'reads outside the project' : 'the link points outside the project');
+  // Names inside the project are judged from the project down (a project kept under ~/.config is not a secret).
+  const names = [real, path].map((p) => (isInside(p, project) ? relative(project, p) : p));
+  if (names.some((n) => isSecretPath(n))) reasons.push('reads a file whose name marks a secret');
+  return reasons;
+}
+
+/** Raises every part to at least moderate with the reasons; a raised read is remembered only for this exact text. */
+function withReadRules(analysis: LineAnalysis, concerns: readonly string[]): LineAnalysis {
+  if (concerns.length === 0) return analysis;
+  const parts = analysis.parts.map((p) => ({
+    ...p,
+    level: maxLevel(p.level, 'moderate'),
+    reasons: [...p.reasons, ...concerns],
+    pattern: p.level === 'dangerous' ? p.pattern : analysis.command,
+    knownSafe: false,
+  }));
+  return { ...analysis, parts, level: parts.reduce((l, p) => maxLevel(l, p.level), analysis.level) };
+}
+
+/** How much of one line is kept: a line longer than a page is cut anyway, so the rest is never held in memory. */
+const LINE_KEEP_BYTES = READ_PAGE_BYTES * 2;
+
+/**
+ * Lines from `offset`, numbered, stopping at `limit` lines or 4 KiB. Linear in the file's size whatever its shape:
+ * bytes are scanned for newlines once, lines before `offset` are not kept, and of a long line only its head is.
+ */
 export async function readPage(path: string, offset: number, limit: number): Promise<string> {
   const handle = await open(path, 'r');
   try {
     const chunk = Buffer.alloc(65536);
-    let carry = '';
     let lineNo = 0;
     let out = '';
     let taken = 0;
     let position = 0;
+    let head: Buffer[] = [];
+    let headBytes = 0;
+    let pending = false; // bytes of a line not yet ended by a newline
     // Adds one numbered line; false when the page is full. A single line longer than a page is cut, so the
     // model is never told to call again at the same offset forever.
-    const push = (text: string): boolean => {
+    const push = (): boolean => {
       lineNo++;
+      const bytes = Buffer.concat(head, headBytes);
+      head = [];
+      headBytes = 0;
+      pending = false;
       if (lineNo < offset) return true;
-      let entry = `${lineNo}\t${text}\n`;
+      let entry = `${lineNo}\t${bytes.toString('utf8')}\n`;
       if (taken === 0 && Buffer.byteLength(entry) > READ_PAGE_BYTES) {
         entry = Buffer.from(entry).subarray(0, READ_PAGE_BYTES - 64).toString('utf8') + ' …[line cut at 4 KiB]\n';
       }
-      if (taken >= limit || Buffer.byteLength(out + entry) > READ_PAGE_BYTES) return false;
+      if (taken >= limit || Buffer.byteLength(out) + Buffer.byteLength(entry) > READ_PAGE_BYTES) return false;
       out += entry;
       taken++;
       return true;
+    };
+    const keep = (piece: Buffer): void => {
+      pending = true;
+      if (lineNo + 1 < offset || headBytes >= LINE_KEEP_BYTES) return;
+      const part = piece.subarray(0, LINE_KEEP_BYTES - headBytes);
+      head.push(Buffer.from(part));
+      headBytes += part.length;
     };
     for (;;) {
       const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
@@ -78,14 +124,19 @@ export async function readPage(path: string, offset: number, limit: number): Pro
       position += bytesRead;
       const piece = chunk.subarray(0, bytesRead);
       if (piece.includes(0)) return `error: ${path} looks binary (it contains a NUL byte); read_file reads text only`;
-      carry += piece.toString('utf8');
-      const lines = carry.split('\n');
-      carry = lines.pop() ?? '';
-      for (const text of lines) {
-        if (!push(text)) return out + `[more: call again with offset ${lineNo}]`;
+      let start = 0;
+      for (;;) {
+        const nl = piece.indexOf(10, start);
+        if (nl < 0) {
+          if (start < piece.length) keep(piece.subarray(start));
+          break;
+        }
+        keep(piece.subarray(start, nl));
+        if (!push()) return out + `[more: call again with offset ${lineNo}]`;
+        start = nl + 1;
       }
     }
-    if (carry.length > 0 && !push(carry)) return out + `[more: call again with offset ${lineNo}]`;
+    if (pending && !push()) return out + `[more: call again with offset ${lineNo}]`;
     if (lineNo < offset && lineNo > 0) return `error: the file has only ${lineNo} lines`;
     return out + '[end of file]';
   } finally {

@@ -2,6 +2,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { outputFields } from '../audit/output.js';
 import { formatRunResult, runCommand } from '../exec/run.js';
 import { clearThroughGate } from './clear.js';
 import type { ToolContext, ToolOutput, WispTool } from './types.js';
@@ -66,8 +67,8 @@ export const runCommandTool: WispTool<typeof schema> = {
         ...(result.signal ? { signal: result.signal } : {}),
         timedOut: result.timedOut,
         truncated: result.truncated,
-        stdout: result.stdout,
-        stderr: result.stderr,
+        ...outputFields('stdout', result.stdout, config.audit.recordOutput),
+        ...outputFields('stderr', result.stderr, config.audit.recordOutput),
         seconds: result.seconds,
         sandbox: result.sandboxed,
         ...(result.sandboxRefusal ? { sandboxRefusal: result.sandboxRefusal } : {}),

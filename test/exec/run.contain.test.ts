@@ -1,11 +1,13 @@
 // A contained (unasked) run, with the real bwrap: read-only everywhere but a private /tmp, no network, home hidden,
 // secrets covered. Each test is named after the attack it stops.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCommand, type RunOptions } from '../../src/exec/run.js';
-import { dirOutsideTmp, removeAll, runOptions } from './helpers.js';
+import { dirInTmp, dirOutsideTmp, removeAll, runOptions } from './helpers.js';
 
 const made: string[] = [];
 const servers: Server[] = [];
@@ -25,7 +27,15 @@ function world(): { base: string; home: string; project: string; wispHome: strin
   writeFileSync(join(home, '.ssh', 'id_rsa'), 'PRIVATE-KEY-MATERIAL\n');
   writeFileSync(join(project, '.env'), 'DB_PASSWORD=hunter2\n');
   writeFileSync(join(project, 'README.md'), 'readme\n');
-  const env = { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: home, OPENAI_API_KEY: 'sk-test-secret' };
+  const env = {
+    PATH: `.:bin:/usr/local/bin:/usr/bin:/bin`,
+    HOME: home,
+    OPENAI_API_KEY: 'sk-test-secret',
+    GITHUB_TOKEN: 'ghp-test-secret',
+    AWS_SECRET_ACCESS_KEY: 'aws-test-secret',
+    SOME_SERVICE_API_KEY: 'svc-test-secret',
+    LANG: 'C.UTF-8',
+  };
   const opts = (o: Partial<RunOptions> = {}): RunOptions => ({ ...runOptions(project, wispHome, { env, contained: true }), ...o });
   return { base, home, project, wispHome, opts };
 }
@@ -72,5 +82,81 @@ describe('a contained run', () => {
     const r = await runCommand(`echo leak > /dev/tcp/127.0.0.1/${port} && echo SENT`, w.opts());
     expect(r.stdout).not.toContain('SENT');
     expect(heard).toBe(0);
+  });
+
+  it('sees no *_API_KEY, token or secret variable, and a PATH without relative entries', async () => {
+    const w = world();
+    const r = await runCommand('env', w.opts());
+    expect(r.exitStatus).toBe(0);
+    expect(r.stdout).not.toMatch(/API_KEY|TOKEN|SECRET|test-secret/);
+    expect(r.stdout).toMatch(/^LANG=C\.UTF-8$/m);
+    const path = /^PATH=(.*)$/m.exec(r.stdout)?.[1] ?? '';
+    expect(path.split(':').every((d) => d.startsWith('/'))).toBe(true);
+  });
+
+  it('cannot reach a unix socket in the host /tmp, nor one named by a path it can see', async () => {
+    const w = world();
+    const dir = dirInTmp('sock');
+    made.push(dir);
+    let heard = 0;
+    const inTmp = createServer(() => heard++);
+    const inProject = createServer(() => heard++);
+    servers.push(inTmp, inProject);
+    const tmpSock = join(dir, 'agent.sock');
+    const projectSock = join(w.project, 'app.sock');
+    await new Promise<void>((ok) => inTmp.listen(tmpSock, ok));
+    await new Promise<void>((ok) => inProject.listen(projectSock, ok));
+    const probe = (path: string) =>
+      `node -e 'const s=require("net").connect(process.argv[1]);s.on("connect",()=>{console.log("CONNECTED");s.end()});s.on("error",e=>console.log(e.code))' '${path}'`;
+    const r = await runCommand(`${probe(tmpSock)}; ${probe(projectSock)}`, w.opts());
+    expect(r.stdout).not.toContain('CONNECTED');
+    expect(r.stdout.trim().split('\n')).toHaveLength(2);
+    expect(heard).toBe(0);
+  });
+
+  it('cannot write anywhere outside its private /tmp, and that /tmp starts empty and is not the host one', async () => {
+    const w = world();
+    const hostTmpFile = join(tmpdir(), `wisp-contain-probe-${process.pid}`);
+    const targets = [join(w.project, 'x'), join(w.home, 'x'), join(w.wispHome, 'x'), join(w.base, 'x'), '/var/tmp/wisp-contain-x', '/etc/wisp-contain-x', '/dev/shm/wisp-contain-x'];
+    const line = [
+      `ls -A /tmp | wc -l`,
+      ...targets.map((t) => `(echo x > '${t}') 2>/dev/null && echo WROTE '${t}'`),
+      `echo private > '${hostTmpFile}' && cat '${hostTmpFile}'`,
+    ].join('; ');
+    const r = await runCommand(line, w.opts());
+    expect(r.stdout).not.toContain('WROTE');
+    expect(r.stdout.split('\n')[0]).toBe('0');
+    expect(r.stdout).toContain('private');
+    for (const t of targets) expect(existsSync(t), t).toBe(false);
+    expect(existsSync(hostTmpFile)).toBe(false);
+  });
+
+  it('a hostile repository: git status with core.fsmonitor set runs the hook contained (no write, no secret, no network)', async () => {
+    const w = world();
+    execFileSync('git', ['init', '-q', w.project]);
+    const hook = join(w.project, 'hook.sh');
+    const loot = join(w.base, 'loot');
+    writeFileSync(
+      hook,
+      `#!/bin/sh\necho RAN >&2\ncat "$HOME/.ssh/id_rsa" > '${loot}' 2>/dev/null\necho pwned > '${w.project}/pwned' 2>/dev/null\nenv > '${w.project}/env.txt' 2>/dev/null\nexit 1\n`,
+      { mode: 0o755 },
+    );
+    execFileSync('git', ['-C', w.project, 'config', 'core.fsmonitor', hook]);
+    const r = await runCommand('git status --short', w.opts());
+    expect(r.stderr).toContain('RAN'); // the hook did run: the containment, not the classifier, is what held
+    expect(existsSync(loot)).toBe(false);
+    expect(existsSync(join(w.project, 'pwned'))).toBe(false);
+    expect(existsSync(join(w.project, 'env.txt'))).toBe(false);
+    expect(readdirSync(w.project).sort()).toEqual(['.env', '.git', 'README.md', 'hook.sh']);
+  });
+
+  it('cannot use io_uring or the kernel keyring (seccomp)', async () => {
+    const w = world();
+    // syscall(425) is io_uring_setup on x86_64 and arm64; keyctl differs per arch, so only io_uring here.
+    const r = await runCommand(
+      `python3 -c 'import ctypes,os;l=ctypes.CDLL(None,use_errno=True);r=l.syscall(425,1,ctypes.create_string_buffer(120));print(r,os.strerror(ctypes.get_errno()))' 2>&1 || perl -e 'print syscall(425,1,"\\0"x120)," $!\\n"'`,
+      w.opts(),
+    );
+    expect(r.stdout).toMatch(/-1 Operation not permitted/);
   });
 });

@@ -1,0 +1,57 @@
+// The environment a command gets. A contained (unasked) run gets an allow-list: names that carry locale and
+// terminal settings, never a credential. An approved run gets wisp's own environment less what would run code the
+// gate never saw (BASH_ENV, ENV) and the model backends' keys. In both, PATH keeps only absolute entries.
+import { delimiter, isAbsolute } from 'node:path';
+
+/** Names a contained run may see, exactly. */
+const CONTAINED_NAMES = new Set([
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'LANG',
+  'LANGUAGE',
+  'TERM',
+  'TZ',
+  'COLUMNS',
+  'LINES',
+  'NO_COLOR',
+  'FORCE_COLOR',
+  'CLICOLOR',
+]);
+
+/** Prefixes a contained run may see (locale categories only). */
+const CONTAINED_PREFIXES = ['LC_'];
+
+/** Keys of wisp's model backends: never passed to any command, approved or not. */
+export const BACKEND_KEYS: readonly string[] = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'OLLAMA_API_KEY'];
+
+/** PATH without relative or empty entries (an empty entry means the current directory to a shell). */
+export function absolutePath(path: string | undefined): string {
+  return (path ?? '')
+    .split(delimiter)
+    .filter((d) => d !== '' && isAbsolute(d))
+    .join(delimiter);
+}
+
+/** The fallback when wisp's own PATH has no usable entry. */
+const SYSTEM_PATH = '/usr/local/bin:/usr/bin:/bin';
+
+export function containedEnv(host: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(host)) {
+    if (value === undefined) continue;
+    if (CONTAINED_NAMES.has(name) || CONTAINED_PREFIXES.some((p) => name.startsWith(p))) out[name] = value;
+  }
+  out.PATH = absolutePath(host.PATH) || SYSTEM_PATH;
+  out.TMPDIR = '/tmp';
+  return out;
+}
+
+export function approvedEnv(host: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = { ...host };
+  delete out.BASH_ENV;
+  delete out.ENV;
+  for (const k of BACKEND_KEYS) delete out[k];
+  out.PATH = absolutePath(host.PATH) || SYSTEM_PATH;
+  return out;
+}
