@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MemoryAudit } from '../../src/audit/kinds.js';
-import { noticeFor, Notifier, type Launcher } from '../../src/escalation/notify.js';
+import { findSystemProgram, noticeFor, Notifier, type Launcher } from '../../src/escalation/notify.js';
 import { QueueChannel } from '../../src/escalation/queue.js';
 import type { QueueRequest } from '../../src/escalation/queue-files.js';
 import { wispPaths } from '../../src/paths.js';
@@ -120,10 +120,30 @@ describe('Notifier', () => {
     const marker = join(dir, 'args');
     const fake = join(dir, 'notify-send');
     fs.writeFileSync(fake, `#!/bin/sh\nsleep 1; printf '%s\\n' "$@" > '${marker}'\n`, { mode: 0o755 });
-    const n = new Notifier({ audit: new MemoryAudit(), platform: 'linux', env: { PATH: dir } });
+    const n = new Notifier({ audit: new MemoryAudit(), platform: 'linux', findProgram: () => fake });
     const t0 = performance.now();
     expect(n.notify(noticeFor(request('ls')), { session: 's' }).outcome).toBe('posted');
     expect(performance.now() - t0).toBeLessThan(500); // did not wait for the 1 s sleep
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("never runs a repository's bin/notify-send, whatever PATH says (relative or absolute entry)", () => {
+    const dir = fs.mkdtempSync(join(tmpdir(), 'wisp-notify-'));
+    fs.mkdirSync(join(dir, 'bin'));
+    const fake = join(dir, 'bin', 'notify-send');
+    fs.writeFileSync(fake, '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+    const launched: string[] = [];
+    const launch = (program: string) => {
+      launched.push(program);
+      return { on: () => undefined };
+    };
+    for (const PATH of ['bin', `${dir}/bin`, `.:bin:${dir}/bin`]) {
+      const n = new Notifier({ audit: new MemoryAudit(), platform: 'linux', env: { PATH }, launch });
+      n.notify(noticeFor(request('ls')), { session: 's' });
+    }
+    expect(launched.every((p) => p.startsWith('/') && !p.startsWith(dir))).toBe(true);
+    expect(findSystemProgram('notify-send', [join(dir, 'nowhere')])).toBeUndefined();
+    expect(findSystemProgram('../bin/notify-send')).toBeUndefined();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 

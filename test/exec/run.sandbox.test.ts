@@ -31,13 +31,37 @@ describe('writes under bwrap', () => {
     expect(readFileSync(join(w.launchDir, 'made.txt'), 'utf8')).toBe('made\n');
   });
 
-  it('may write in the temp dir', async () => {
+  it('writes to /tmp land in a private temp dir of its own, not the host one', async () => {
     const w = world();
     const scratch = dirInTmp('scratch');
     made.push(scratch);
-    const r = await runCommand(`echo t > '${scratch}/t.txt'`, runOptions(w.launchDir, w.wispHome));
+    const r = await runCommand(`ls -A /tmp | wc -l; mkdir -p '${scratch}' && echo t > '${scratch}/t.txt' && cat '${scratch}/t.txt'`, runOptions(w.launchDir, w.wispHome));
+    expect(r.exitStatus).toBe(0);
+    expect(r.stdout).toBe('0\nt\n');
+    expect(existsSync(join(scratch, 't.txt'))).toBe(false);
+  });
+
+  it('may write in the host temp dir when sandbox.privateTmp is false', async () => {
+    const w = world();
+    const scratch = dirInTmp('scratch');
+    made.push(scratch);
+    const r = await runCommand(`echo t > '${scratch}/t.txt'`, {
+      ...runOptions(w.launchDir, w.wispHome),
+      sandbox: { enabled: true, allowNetwork: true, writablePaths: [], privateTmp: false },
+    });
     expect(r.exitStatus).toBe(0);
     expect(existsSync(join(scratch, 't.txt'))).toBe(true);
+  });
+
+  it('cannot plant a git hook or rewrite .git/config, even approved', async () => {
+    const w = world();
+    mkdirSync(join(w.launchDir, '.git', 'hooks'), { recursive: true });
+    writeFileSync(join(w.launchDir, '.git', 'config'), '[core]\n');
+    const r = await runCommand('echo evil > .git/hooks/pre-commit; echo "fsmonitor = x" >> .git/config; echo ok > fine.txt', runOptions(w.launchDir, w.wispHome));
+    expect(existsSync(join(w.launchDir, '.git', 'hooks', 'pre-commit'))).toBe(false);
+    expect(readFileSync(join(w.launchDir, '.git', 'config'), 'utf8')).toBe('[core]\n');
+    expect(readFileSync(join(w.launchDir, 'fine.txt'), 'utf8')).toBe('ok\n');
+    expect(r.stderr).toMatch(/Read-only file system/);
   });
 
   it('may write in a configured writable path', async () => {

@@ -1,4 +1,4 @@
-import { mkdirSync, symlinkSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
@@ -38,12 +38,31 @@ describe('sandboxArgv for bwrap', () => {
     expect(args.slice(7, 10)).toEqual(['--ro-bind-try', '/proc/sys', '/proc/sys']);
   });
 
-  it('binds the launch dir, the temp dir and configured paths writable, and nothing else', () => {
+  it('binds the launch dir and configured paths writable, and lays a private tmpfs over /tmp and the temp dir', () => {
     const o = fixture();
     const extra = join(o.base, 'cache');
     mkdirSync(extra);
     const { args } = sandboxArgv('bwrap', { ...o, writablePaths: [extra] }, 'true');
-    expect(mounts(args, '--bind')).toEqual([o.launchDir, o.tmpDir, extra]);
+    expect(mounts(args, '--bind')).toEqual([o.launchDir, extra]);
+    expect(args.flatMap((a, i) => (a === '--tmpfs' ? [args[i + 1]] : []))).toEqual(['/tmp', o.tmpDir]);
+  });
+
+  it('with privateTmp false, binds the host temp dir writable instead', () => {
+    const o = fixture();
+    const { args } = sandboxArgv('bwrap', { ...o, privateTmp: false }, 'true');
+    expect(mounts(args, '--bind')).toEqual([o.launchDir, o.tmpDir]);
+    expect(args).not.toContain('--tmpfs');
+  });
+
+  it('keeps git hooks, git config and shell start-up files read-only inside a writable root', () => {
+    const o = fixture();
+    mkdirSync(join(o.launchDir, '.git', 'hooks'), { recursive: true });
+    writeFileSync(join(o.launchDir, '.git', 'config'), '');
+    writeFileSync(join(o.launchDir, '.bashrc'), '');
+    const { args } = sandboxArgv('bwrap', o, 'true');
+    const ro = mounts(args, '--ro-bind');
+    for (const p of ['.git/hooks', '.git/config', '.bashrc']) expect(ro).toContain(join(o.launchDir, p));
+    expect(args.lastIndexOf('--bind')).toBeLessThan(args.indexOf(join(o.launchDir, '.git/hooks')));
   });
 
   it('never binds the per-call working directory writable, only changes into it', () => {
@@ -67,7 +86,7 @@ describe('sandboxArgv for bwrap', () => {
     const o = fixture();
     const link = join(o.base, 'link-to-project');
     symlinkSync(o.launchDir, link);
-    const { args } = sandboxArgv('bwrap', { ...o, launchDir: link, writablePaths: [join(o.base, 'missing')] }, 'true');
+    const { args } = sandboxArgv('bwrap', { ...o, launchDir: link, writablePaths: [join(o.base, 'missing')], privateTmp: false }, 'true');
     expect(mounts(args, '--bind')).toEqual([o.launchDir, o.tmpDir]);
   });
 
