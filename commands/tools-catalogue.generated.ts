@@ -126,7 +126,7 @@ export const CATALOGUE: { tools: CatalogueEntry[] } = {
           "question": {
             "type": "string",
             "minLength": 1,
-            "maxLength": 2000,
+            "maxLength": 1000,
             "description": "One clear question for the operator"
           },
           "schema": {

@@ -8,7 +8,8 @@ import { shortId } from '../util/ids.js';
 import type { ToolContext, ToolOutput, WispTool } from './types.js';
 
 const schema = z.strictObject({
-  question: z.string().min(1).max(2000).describe('One clear question for the operator'),
+  // Not 2000: llama.cpp's grammar (llama-server before PR 28469, and node-llama-cpp 3.21.1) refuses that exact bound.
+  question: z.string().min(1).max(1000).describe('One clear question for the operator'),
   schema: z
     .record(z.string(), z.unknown())
     .optional()

@@ -9,7 +9,7 @@ import { checkGgufFile, resolveGgufPath } from '../../src/model/gguf-file.js';
 import { MAX_GRAMMAR_BOUND, toGrammarSchema } from '../../src/model/llama-schema.js';
 import { createModel, isModelError, parseModelSpec } from '../../src/model/index.js';
 import { askOperatorTool } from '../../src/tools/ask-operator.js';
-import { toolSchema } from '../../src/tools/registry.js';
+import { selectTools, toolSchema } from '../../src/tools/registry.js';
 import { lengthNotice } from '../../src/session/conversation.js';
 
 // CI clones the repo with shared/ beside it; a worktree under wt/ has it one more level up.
@@ -71,9 +71,13 @@ describe('llama: tool schemas for the grammar', () => {
   it('no bound the llama.cpp grammar refuses (2000 and up) survives, the zod check keeps its own', () => {
     const schema = toGrammarSchema(toolSchema(askOperatorTool));
     const text = JSON.stringify(schema);
-    expect(text).not.toMatch(/"maxLength":\s*(\d{4,})/);
+    expect(text).not.toMatch(/"maxLength":\s*([2-9]\d{3}|\d{5,})/);
     expect(MAX_GRAMMAR_BOUND).toBeLessThan(2000);
     expect(askOperatorTool.schema.safeParse({ question: 'x'.repeat(2001) }).success).toBe(false);
+  });
+
+  it('no advertised tool schema carries a bound of exactly 2000 (llama-server refuses every request then)', () => {
+    for (const tool of selectTools({ disabled: [] })) expect(JSON.stringify(toolSchema(tool)), tool.name).not.toMatch(/"max(Length|Items)":2000\b/);
   });
 
   it('keeps the key order, the descriptions and the required list; drops unknown keywords', () => {
