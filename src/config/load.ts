@@ -62,13 +62,16 @@ export function loadConfig(opts: LoadConfigOptions): LoadedConfig {
   const userLayer = userText === undefined ? {} : parseLayer(parseJson(userText, userPath), userPath, warnings);
   const base = parseMerged(userLayer, userPath);
 
-  const found = findProjectConfig(opts.cwd, opts.userHome ?? homedir(), warnings);
+  // Every project config from the search's end down to the nearest, each allowed only to tighten what the ones
+  // before it left: a nearer config (a sub-directory's, or a repository inside another) never loosens a farther one.
+  const all = findProjectConfigs(opts.cwd, opts.userHome ?? homedir(), warnings);
+  const found = all[0];
   let config = base;
-  if (found !== undefined) {
-    const layer = parseLayer(found.raw, found.label, warnings);
-    const merged = applyProjectLayer(base, layer, found.label);
+  for (const layerFile of [...all].reverse()) {
+    const layer = parseLayer(layerFile.raw, layerFile.label, warnings);
+    const merged = applyProjectLayer(config, layer, layerFile.label);
     warnings.push(...merged.warnings);
-    config = parseMerged(merged.value, found.label);
+    config = parseMerged(merged.value, layerFile.label);
   }
   return {
     config,
@@ -96,6 +99,12 @@ interface FoundProject {
  * root. Only the nearest one counts; a second candidate in the same directory draws a warning.
  */
 export function findProjectConfig(cwd: string, stopAt: string, warnings: string[] = []): FoundProject | undefined {
+  return findProjectConfigs(cwd, stopAt, warnings, true)[0];
+}
+
+/** Every directory's project config from `cwd` up to `stopAt`, nearest first (one per directory). */
+export function findProjectConfigs(cwd: string, stopAt: string, warnings: string[] = [], firstOnly = false): FoundProject[] {
+  const found: FoundProject[] = [];
   const stop = resolve(stopAt);
   for (let dir = resolve(cwd); ; dir = dirname(dir)) {
     const candidates: FoundProject[] = [];
@@ -116,10 +125,11 @@ export function findProjectConfig(cwd: string, stopAt: string, warnings: string[
     const [first, ...rest] = candidates;
     if (first !== undefined) {
       for (const other of rest) warnings.push(`ignored ${other.label}: ${first.label} in the same directory takes precedence`);
-      return first;
+      found.push(first);
+      if (firstOnly) return found;
     }
     const parent = dirname(dir);
-    if (dir === stop || parent === dir) return undefined;
+    if (dir === stop || parent === dir) return found;
   }
 }
 

@@ -97,7 +97,8 @@ export const PROJECT_RULES: Readonly<Record<string, TightenRule>> = {
   'tools.maxRounds': notAbove,
   'ollama.timeoutSeconds': notAbove,
   'openai.timeoutSeconds': notAbove,
-  'notifications.enabled': onlyTo(true),
+  // A project may silence notifications, never turn them on (each one starts a program).
+  'notifications.enabled': onlyTo(false),
 };
 
 export interface ProjectMerge {

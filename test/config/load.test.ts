@@ -276,12 +276,12 @@ describe('finding the project file', () => {
     ]);
   });
 
-  it('uses only the nearest project file', () => {
+  it('applies every project file up to the home directory, the farther first (issue 13.3: nearer never loosens)', () => {
     writeJson(join(root, 'code', '.wisprc.json'), { approval: { threshold: 'safe' } });
     writeJson(join(repo, '.wisprc.json'), { sandbox: { allowNetwork: false } });
     const c = load(join(repo, 'src')).config;
     expect(c.sandbox.allowNetwork).toBe(false);
-    expect(c.approval.threshold).toBe('moderate');
+    expect(c.approval.threshold).toBe('safe');
   });
 
   it('stops at the home directory', () => {
