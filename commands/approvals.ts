@@ -145,18 +145,30 @@ export async function answer(verb: Verb, id: string, body: AnswerBody, yes = fal
   });
 }
 
-/** Asks on the terminal; only an explicit `y` or `yes` confirms (Enter, anything else, Ctrl-C or Ctrl-D do not). */
+/** How long the confirmation question waits: a bounded wait, and silence writes nothing (a refusal). */
+export const CONFIRM_TIMEOUT_MS = 120_000;
+
+/**
+ * Asks on the terminal; only an explicit `y` or `yes` confirms (Enter, anything else, Ctrl-C, Ctrl-D or no reply
+ * within {@link CONFIRM_TIMEOUT_MS} do not).
+ */
 async function confirmOnTerminal(question: string): Promise<boolean> {
   const { createInterface } = await import('node:readline');
   const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: true });
+  let timer: NodeJS.Timeout | undefined;
   try {
     const reply = await new Promise<string>((resolve) => {
       rl.on('SIGINT', () => rl.close());
       rl.once('close', () => resolve(''));
+      timer = setTimeout(() => {
+        process.stdout.write(`\nno reply within ${CONFIRM_TIMEOUT_MS / 1000} s: nothing was answered\n`);
+        rl.close();
+      }, CONFIRM_TIMEOUT_MS);
       rl.question(question, resolve);
     });
     return /^\s*y(es)?\s*$/i.test(reply);
   } finally {
+    if (timer) clearTimeout(timer);
     rl.close();
   }
 }

@@ -74,7 +74,7 @@ export async function runChat(flags: ChatFlags): Promise<number> {
     return 0;
   } catch (err) {
     store.closeAll();
-    session.end('error');
+    session.fail(err);
     throw err;
   }
 }
