@@ -22,6 +22,8 @@ export interface CheckResult {
   command: string;
   policy: 'allowed' | 'denied';
   policyReason?: string;
+  /** The deny entry: a built-in name or `policy.deny[N]` / `policy.allow` (docs/trust.md lists the names). */
+  policyRule?: string;
   parts: Array<{ text: string; executable: string; level: Level; reasons: string[]; pattern: string; knownSafe: boolean }>;
   level: Level;
   decision: 'run' | 'ask' | 'deny';
@@ -34,6 +36,7 @@ export function toCheckResult(a: LineAnalysis, decision: CheckResult['decision']
     command: a.command,
     policy: a.policy,
     ...(a.policyReason !== undefined ? { policyReason: a.policyReason } : {}),
+    ...(a.policyRule !== undefined ? { policyRule: a.policyRule } : {}),
     parts: a.parts.map((p) => ({
       text: p.text,
       executable: p.executable,

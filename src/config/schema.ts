@@ -1,20 +1,32 @@
 // The configuration contract: one zod schema, defaults for every key, used for loading, editing and `config schema`.
 import { z } from 'zod';
 import { CHANNEL_NAMES } from '../escalation/types.js';
-import { DEFAULT_DENY } from '../gate/defaults.js';
+import { DEFAULT_DENY, LEGACY_DEFAULT_DENY } from '../gate/defaults.js';
+import { linearRegexProblem } from '../util/linear-regex.js';
 import { httpUrl } from './url.js';
 import { DEFAULT_DOWNLOAD } from '../model/default-download.js';
 
-const regex = z.string().refine(
-  (s) => {
-    try {
-      new RegExp(s);
-      return true;
-    } catch {
-      return false;
-    }
-  },
-  { message: 'not a valid regular expression' },
+/**
+ * A pattern run on untrusted text: valid JavaScript syntax, and runnable by the linear-time engine (ADR 0017), so no
+ * lookaround and no backreferences. The issue's path names the key (`policy.deny[2]: …`).
+ */
+const regex = z.string().superRefine((s, ctx) => {
+  try {
+    new RegExp(s);
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'not a valid regular expression' });
+    return;
+  }
+  const problem = linearRegexProblem(s);
+  if (problem !== undefined) {
+    ctx.addIssue({ code: 'custom', message: `pattern ${JSON.stringify(s)} cannot be used: ${problem} (wisp runs every pattern in linear time)` });
+  }
+});
+
+/** Earlier versions' built-in regexes, written into a config file by `config set`, are now built-in checks: dropped. */
+const denyList = z.preprocess(
+  (v) => (Array.isArray(v) ? v.filter((p) => !(typeof p === 'string' && LEGACY_DEFAULT_DENY.includes(p))) : v),
+  z.array(regex),
 );
 
 export const THRESHOLDS = ['safe', 'moderate', 'dangerous', 'never'] as const;
@@ -70,7 +82,9 @@ export const ConfigSchema = z.strictObject({
     .prefault({}),
   policy: z
     .strictObject({
-      deny: z.array(regex).default([...DEFAULT_DENY]).describe('Regular expressions; a match refuses the whole line'),
+      deny: denyList
+        .default([...DEFAULT_DENY])
+        .describe("The operator's own regular expressions (linear-time subset); a match refuses the whole line. The built-in deny list is always on"),
       allow: z.array(regex).default([]).describe('When non-empty, every part must match one of these'),
       rules: z.array(RuleSchema).default([]).describe('Operator rules that raise levels and carry an authored ask'),
     })

@@ -9,6 +9,8 @@ export interface LineAnalysis {
   command: string;
   policy: 'allowed' | 'denied';
   policyReason?: string;
+  /** Which deny entry refused the line: a built-in name (`download-and-run`), `policy.deny[N]` or `policy.allow`. */
+  policyRule?: string;
   parts: PartVerdict[];
   /** The highest part level (safe when there are no parts). Irrelevant once the policy denied the line. */
   level: Level;
@@ -28,7 +30,7 @@ export function analyzeLine(line: string, config: Pick<Config, 'policy'>, cwd: s
   );
   const level = parts.reduce<Level>((acc, p) => maxLevel(acc, p.level), 'safe');
   return policy.verdict === 'denied'
-    ? { command: line, policy: 'denied', policyReason: policy.reason, parts, level }
+    ? { command: line, policy: 'denied', policyReason: policy.reason, ...(policy.rule !== undefined ? { policyRule: policy.rule } : {}), parts, level }
     : { command: line, policy: 'allowed', parts, level };
 }
 

@@ -1,6 +1,7 @@
 // The classifier: rates one part safe < moderate < dangerous with human-readable reasons. A part is safe only when it
 // is a known read-only command touching nothing sensitive; everything else is at least moderate. Operator rules may
 // raise a level (never lower it) and carry an authored `ask`.
+import { type LinearRegex, linearOrNull } from '../util/linear-regex.js';
 import { homedir } from 'node:os';
 import type { Rule } from '../config/schema.js';
 import { exactKey, patternFor } from './pattern.js';
@@ -44,19 +45,9 @@ const HARMLESS_TARGET = /^(\/dev\/(null|stdout|stderr|tty|fd\/\d+)|&?\d+|&?-)$/;
 const DISK_TARGET = /^\/dev\/(sd[a-z]|nvme\d|r?disk\d|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d)/;
 const WISP_STATE = /(^|[\s'"=/])\.wisp(\/|\b)|\$\{?WISP_HOME\b/;
 
-const ruleCache = new Map<string, RegExp | null>();
-function ruleRegex(source: string): RegExp | null {
-  let re = ruleCache.get(source);
-  if (re === undefined) {
-    try {
-      re = new RegExp(source);
-    } catch {
-      re = null;
-    }
-    if (ruleCache.size > 512) ruleCache.clear();
-    ruleCache.set(source, re);
-  }
-  return re;
+/** Operator rule patterns run on the linear-time engine (ADR 0017); null when unusable (cached there). */
+function ruleRegex(source: string): LinearRegex | null {
+  return linearOrNull(source);
 }
 
 function makeView(part: Part, words: readonly string[], text: string, cwd: string, home: string): CmdView {

@@ -1,17 +1,19 @@
-// Built-in deny patterns: regular expressions tested against the whole line, each part's text, and each part's
-// normalised forms (quotes removed, `VAR=x` and wrappers peeled off one at a time, the program reduced to its
-// lower-case basename; stages after a pipe also get a `| ` prefix). See src/gate/policy.ts.
+// Defaults of the policy step. The built-in deny list is no longer a list of regexes in config: it is a set of named
+// checks on the parsed parts (src/gate/deny.ts, ADR 0018), always on. `policy.deny` holds only the operator's own
+// patterns, empty by default.
 //
-// B is the boundary the original used: start of text, whitespace, or a shell separator. Matching after any
-// whitespace is deliberately broad — it also catches `find -exec sudo …` and unknown wrappers — at the price of
-// refusing a line that merely mentions `sudo` as a separate word.
+// LEGACY_DEFAULT_DENY is the regex list that earlier versions wrote as the default of `policy.deny`; a config file
+// that still holds these exact strings (copied there by `wisp config set policy.deny …`) has them dropped on load —
+// the built-in checks cover them, and they use lookahead, which the linear-time engine refuses (ADR 0017).
+
+/** The operator's deny patterns when the config says nothing. */
+export const DEFAULT_DENY: readonly string[] = [];
+
 const B = String.raw`(?:^|[\s;&|(\x60{}!])`;
-/** Command position only: start of a normalised form or of the line, or right after a separator. */
 const CMD = String.raw`(?:^|[;&|(\x60{}!\n]|\$\()\s*`;
-/** wisp subcommands a nested process may use: read-only, or harmless. */
 const WISP_SAFE_SUB = String.raw`(?:check|approvals|inquiries|config|logs|tools|doctor|help|-V|--version|-h|--help)`;
 
-export const DEFAULT_DENY: readonly string[] = [
+export const LEGACY_DEFAULT_DENY: readonly string[] = [
   // Privilege: sudo and friends anywhere as a word; su only where a command starts.
   String.raw`${B}(?:\S*/)?(?:sudo|doas|pkexec|run0)(?:\s|$)`,
   String.raw`${CMD}(?:\S*/)?su(?:\s|$)`,

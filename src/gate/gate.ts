@@ -140,7 +140,7 @@ export class Gate {
       const reason = analysis.policyReason ?? 'command denied by policy';
       audit.write(
         'policy.decision',
-        { command: req.line, workingDirectory: req.cwd, verdict: 'denied', reason },
+        { command: req.line, workingDirectory: req.cwd, verdict: 'denied', reason, ...(analysis.policyRule !== undefined ? { rule: analysis.policyRule } : {}) },
         req.ctx,
       );
       return {

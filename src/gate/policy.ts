@@ -1,6 +1,10 @@
-// The policy step: operator deny/allow regexes. A deny match anywhere refuses the whole line; a non-empty allow list
-// must cover every part. Deny patterns also see normalised forms so quoting, `\`, paths and wrappers cannot hide a
-// program (`"sudo" ls`, `s\udo ls`, `/usr/bin/sudo ls`, `env sudo ls`).
+// The policy step. First the built-in deny list (src/gate/deny.ts: named entries checked on the parsed parts), then
+// the operator's own deny/allow regexes from config. A deny anywhere refuses the whole line; a non-empty allow list
+// must cover every part. Operator patterns run on the linear-time engine (src/util/linear-regex.ts, ADR 0017), and
+// also see normalised forms so quoting, `\`, paths and wrappers cannot hide a program (`"sudo" ls`, `env sudo ls`).
+import { visible } from '../display/visible.js';
+import { type LinearRegex, linearOrNull } from '../util/linear-regex.js';
+import { builtinDeny } from './deny.js';
 import type { Part, PolicyResult } from './types.js';
 import { basename, requote, roughSegments } from './words.js';
 import { resolveCommand } from './wrappers.js';
@@ -10,42 +14,20 @@ export interface PolicyPatterns {
   readonly allow: readonly string[];
 }
 
-const compiled = new Map<string, RegExp | null>();
-
-/** Compiles once; an invalid pattern yields null (config validation normally rejects it first). */
-function compile(source: string): RegExp | null {
-  let re = compiled.get(source);
-  if (re === undefined) {
-    try {
-      re = new RegExp(source);
-    } catch {
-      re = null;
-    }
-    if (compiled.size > 512) compiled.clear();
-    compiled.set(source, re);
-  }
-  return re;
-}
-
-/** Per deny list (the config's array): the patterns it was built from, and the joined expression. */
-const combinedCache = new WeakMap<readonly string[], { readonly sources: readonly string[]; readonly re: RegExp | null }>();
+/** Per pattern list (the config's array): the patterns it was built from, and the joined expression. */
+const combinedCache = new WeakMap<readonly string[], { readonly sources: readonly string[]; readonly re: LinearRegex | null }>();
 
 /**
- * One regular expression that matches wherever any of `sources` does — a single scan of each text instead of one
- * per pattern, used only to skip the per-pattern loop when nothing matches at all. null when the patterns cannot be
- * joined without changing their meaning (an invalid one, backreferences, named groups): then every pattern is tried.
- * Cached per array, and rebuilt when the array's contents changed.
+ * One expression that matches wherever any of `sources` does — a single scan of each text instead of one per
+ * pattern, used only to skip the per-pattern loop when nothing matches at all. null when the patterns cannot be
+ * joined without changing their meaning (an unusable one, named groups): then every pattern is tried.
  */
-function combined(sources: readonly string[]): RegExp | null {
+function combined(sources: readonly string[]): LinearRegex | null {
   const hit = combinedCache.get(sources);
   if (hit && hit.sources.length === sources.length && hit.sources.every((s, i) => s === sources[i])) return hit.re;
-  let re: RegExp | null = null;
-  if (sources.every((s) => compile(s) !== null && !/\\[1-9]|\\k<|\(\?<[A-Za-z_$]/.test(s))) {
-    try {
-      re = new RegExp(sources.map((s) => `(?:${s})`).join('|'));
-    } catch {
-      re = null;
-    }
+  let re: LinearRegex | null = null;
+  if (sources.every((s) => linearOrNull(s) !== null && !/\(\?<[A-Za-z_$]/.test(s))) {
+    re = linearOrNull(sources.map((s) => `(?:${s})`).join('|'));
   }
   combinedCache.set(sources, { sources: [...sources], re });
   return re;
@@ -81,7 +63,25 @@ function plainForm(part: Part): string {
   return part.words.map(requote).join(' ');
 }
 
+/** Longest operator pattern shown whole in a refusal; a longer one is named by its index and length only. */
+export const MAX_SHOWN_PATTERN = 120;
+
+/**
+ * How a refusal names the operator's entry `key[index]`: its index and its text, made visible, whole — or, when
+ * too long, its index and length, so a reason is never cut in the middle of a regex.
+ */
+export function describePattern(key: string, index: number, source: string): string {
+  const shown = visible(source, { maxChars: 100_000 });
+  if (shown.length <= MAX_SHOWN_PATTERN) return `${key}[${index}] \`${shown}\``;
+  return `${key}[${index}] (a ${source.length}-character pattern; see wisp config get ${key})`;
+}
+
 export function checkPolicy(line: string, parts: readonly Part[], policy: PolicyPatterns): PolicyResult {
+  const builtin = builtinDeny(line, parts);
+  if (builtin !== undefined) {
+    return { verdict: 'denied', reason: builtin.sentence, rule: builtin.name, ...(builtin.part !== line ? { part: builtin.part } : {}) };
+  }
+
   // The line as written and with continuations joined (a superset of texts only ever adds refusals).
   const lineTexts = [line];
   const joined = line.replace(/\\\r?\n/g, '');
@@ -91,23 +91,23 @@ export function checkPolicy(line: string, parts: readonly Part[], policy: Policy
   const partTexts = policy.deny.length > 0 ? parts.map((part) => [part.text, ...normalisedForms(part)]) : [];
   const any = policy.deny.length > 0 ? combined(policy.deny) : null;
   const mayDeny = any === null || lineTexts.some((t) => any.test(t)) || partTexts.some((texts) => texts.some((t) => any.test(t)));
-  for (const source of mayDeny ? policy.deny : []) {
-    const re = compile(source);
-    if (re === null) return { verdict: 'denied', reason: `invalid deny pattern ${source}` };
-    if (lineTexts.some((t) => re.test(t))) return { verdict: 'denied', reason: `command matches deny pattern ${source}` };
+  for (const [index, source] of (mayDeny ? policy.deny : []).entries()) {
+    const rule = `policy.deny[${index}]`;
+    const re = linearOrNull(source);
+    if (re === null) return { verdict: 'denied', reason: `${describePattern('policy.deny', index, source)} cannot be used (fix or remove it)`, rule };
+    const reason = `matches the operator's deny pattern ${describePattern('policy.deny', index, source)}`;
+    if (lineTexts.some((t) => re.test(t))) return { verdict: 'denied', reason, rule };
     for (let i = 0; i < parts.length; i++) {
-      if (partTexts[i]!.some((t) => re.test(t))) {
-        return { verdict: 'denied', reason: `command matches deny pattern ${source}`, part: parts[i]!.text };
-      }
+      if (partTexts[i]!.some((t) => re.test(t))) return { verdict: 'denied', reason, rule, part: parts[i]!.text };
     }
   }
 
   if (policy.allow.length > 0) {
-    const allow = policy.allow.map(compile);
+    const allow = policy.allow.map((s) => linearOrNull(s));
     for (const part of parts) {
       const texts = [part.text, plainForm(part)];
       const ok = allow.some((re) => re !== null && texts.some((t) => re.test(t)));
-      if (!ok) return { verdict: 'denied', reason: 'command matches no allow pattern', part: part.text };
+      if (!ok) return { verdict: 'denied', reason: 'matches none of the operator\'s allow patterns (policy.allow)', rule: 'policy.allow', part: part.text };
     }
   }
   return { verdict: 'allowed' };

@@ -67,6 +67,13 @@ export interface PartVerdict {
 
 export type PolicyResult =
   | { readonly verdict: 'allowed' }
-  | { readonly verdict: 'denied'; readonly reason: string; readonly part?: string };
+  | {
+      readonly verdict: 'denied';
+      /** A sentence: the built-in entry's ("downloads and runs a script") or the operator pattern's index and text. */
+      readonly reason: string;
+      /** Which entry: a built-in name (`download-and-run`), `policy.deny[N]` or `policy.allow`. */
+      readonly rule?: string;
+      readonly part?: string;
+    };
 
 export type Threshold = Level | 'never';

@@ -34,12 +34,18 @@ describe('normalisedForms', () => {
 
 describe('deny', () => {
   it('reports the exact pattern that matched', () => {
-    expect(check('cat secret.txt', ['secret'])).toEqual({ verdict: 'denied', reason: 'command matches deny pattern secret' });
+    expect(check('cat secret.txt', ['secret'])).toEqual({
+      verdict: 'denied',
+      reason: "matches the operator's deny pattern policy.deny[0] `secret`",
+      rule: 'policy.deny[0]',
+    });
   });
 
   it('names the part when the match was in a part, not the line', () => {
     const r = check("bash -c 'rm -rf /'", ['^rm -rf /$']);
-    expect(r).toEqual({ verdict: 'denied', reason: 'command matches deny pattern ^rm -rf /$', part: 'rm -rf /' });
+    expect(r).toMatchObject({ verdict: 'denied', rule: 'delete-root' });
+    const own = check("bash -c 'rm -r ./x'", ['^rm -r \\./x$']);
+    expect(own).toEqual({ verdict: 'denied', reason: "matches the operator's deny pattern policy.deny[0] `^rm -r \\./x$`", rule: 'policy.deny[0]', part: 'rm -r ./x' });
   });
 
   it('fails closed on an invalid pattern', () => {
@@ -110,7 +116,12 @@ describe('deny', () => {
 
 describe('allow', () => {
   it('requires every part to match an allow pattern', () => {
-    expect(check('ls && cat x', [], ['^ls'])).toEqual({ verdict: 'denied', reason: 'command matches no allow pattern', part: 'cat x' });
+    expect(check('ls && cat x', [], ['^ls'])).toEqual({
+      verdict: 'denied',
+      reason: "matches none of the operator's allow patterns (policy.allow)",
+      rule: 'policy.allow',
+      part: 'cat x',
+    });
     expect(check('ls && ls -la', [], ['^ls'])).toEqual({ verdict: 'allowed' });
   });
 
@@ -125,6 +136,6 @@ describe('allow', () => {
   });
 
   it('is checked after deny: a denied line reports the deny pattern', () => {
-    expect(check('ls secret', ['secret'], ['^ls'])).toEqual({ verdict: 'denied', reason: 'command matches deny pattern secret' });
+    expect(check('ls secret', ['secret'], ['^ls'])).toMatchObject({ verdict: 'denied', rule: 'policy.deny[0]' });
   });
 });

@@ -1,6 +1,7 @@
 // wisp-spec §8 as table-driven tests: default policy, rules only, threshold moderate, cwd /tmp.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyzeLine, decisionFor } from '../../src/gate/analyze.js';
+import { BUILTIN_DENY } from '../../src/gate/deny.js';
 import { initParser } from '../../src/gate/parse.js';
 import { levelRank } from '../../src/gate/types.js';
 import { defaultConfig } from '../../src/config/schema.js';
@@ -65,7 +66,9 @@ describe('§8 default deny list', () => {
   it.each(DEFAULT_DENIED)('denied: %s', (line) => {
     const a = analyze(line);
     expect(a.policy).toBe('denied');
-    expect(a.policyReason).toMatch(/^command matches deny pattern /);
+    // Built-in entries refuse with their sentence and name (docs/trust.md), never a regex.
+    expect(BUILTIN_DENY.map((e) => e.sentence)).toContain(a.policyReason);
+    expect(BUILTIN_DENY.map((e) => e.name)).toContain(a.policyRule);
   });
 
   it.each(DEFAULT_ALLOWED)('allowed by policy: %s', (line) => {
@@ -79,13 +82,14 @@ describe('§8 allow list with a deny pattern', () => {
   it('refuses a part outside the allow list with the exact reason', () => {
     const a = analyzeLine('cat x', custom, '/tmp');
     expect(a.policy).toBe('denied');
-    expect(a.policyReason).toBe('command matches no allow pattern');
+    expect(a.policyReason).toBe("matches none of the operator's allow patterns (policy.allow)");
   });
 
   it('refuses an allowed program when a deny pattern matches, naming the pattern', () => {
     const a = analyzeLine('swift secret', custom, '/tmp');
     expect(a.policy).toBe('denied');
-    expect(a.policyReason).toBe('command matches deny pattern secret');
+    expect(a.policyReason).toBe("matches the operator's deny pattern policy.deny[0] `secret`");
+    expect(a.policyRule).toBe('policy.deny[0]');
   });
 
   it('allows a line whose every part is covered', () => {
@@ -93,6 +97,6 @@ describe('§8 allow list with a deny pattern', () => {
   });
 
   it('checks every part, not only the first', () => {
-    expect(analyzeLine('ls; cat x', custom, '/tmp').policyReason).toBe('command matches no allow pattern');
+    expect(analyzeLine('ls; cat x', custom, '/tmp').policyReason).toBe("matches none of the operator's allow patterns (policy.allow)");
   });
 });

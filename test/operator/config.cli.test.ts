@@ -68,7 +68,6 @@ describe('wisp config set/get/unset', () => {
     [['sandbox.enabled', 'false'], /sandbox\.enabled false: commands run unconfined/],
     [['approval.threshold', 'never'], /nothing is asked/],
     [['approval.threshold', 'dangerous'], /approval\.threshold moderate → dangerous/],
-    [['policy.deny', '[]'], /deny patterns removed, \d+ of them built in/],
     [['sandbox.writablePaths', '["/srv"]'], /write to \/srv/],
     [['escalation.channel', 'auto'], /without asking/],
   ])('prints a one-line weakening note for set %j', (args, note) => {
@@ -80,6 +79,13 @@ describe('wisp config set/get/unset', () => {
     expect(lines[0]).toMatch(note);
     const [event] = auditEvents().filter((e) => e.kind === 'config.change');
     expect((event?.details.weakens as string[])[0]).toMatch(note);
+  });
+
+  it('notes removed operator deny patterns (the built-in deny list cannot be removed)', () => {
+    run('set', 'policy.deny', '["frobnicate","curl"]');
+    const r = run('set', 'policy.deny', '[]');
+    expect(r.status).toBe(0);
+    expect(r.stderr).toMatch(/weakens the gate: policy\.deny: 2 deny patterns removed/);
   });
 
   it('notes a weakening by unset too (a strict value back to the default)', () => {

@@ -1,0 +1,490 @@
+// The built-in deny list: a few things a model's command must never do, whatever the spelling, even with a person's
+// approval. Each entry has a name and a sentence (what refusals, `wisp check --json`, the audit log and dialogs show)
+// and a check on the parsed parts, not on raw text: quotes and escapes are already removed by the parser, wrappers and
+// launchers (`env`, `nohup`, `strace -f`, `busybox`, `script -qc '…'`, `npx`, …) are peeled, program names are reduced
+// to their basename and also read with expansions dropped (`sudo$IFS`) and braces expanded (`{sudo,}`), and paths are
+// normalised (`/tmp/..` is `/`). Over-reading only adds refusals, so every reading is generous (ADR 0018).
+import { posix } from 'node:path';
+import { parseLine, parserReady } from './parse.js';
+import type { Part } from './types.js';
+import { basename, roughSegments } from './words.js';
+import { resolveCommand } from './wrappers.js';
+
+export interface DenyEntry {
+  /** Stable name, used in `policyRule`, the audit log and the docs. */
+  readonly name: string;
+  /** What the command would do, as a sentence fragment: "downloads and runs a script". */
+  readonly sentence: string;
+}
+
+export interface DenyHit extends DenyEntry {
+  /** The part's text where the entry matched. */
+  readonly part: string;
+}
+
+/** One command to look at: the words from its program on, and where it came from. */
+interface Cmd {
+  readonly words: readonly string[];
+  readonly part: Part;
+  /** The program word's candidate names (lower-case basenames): as written, expansions dropped, braces expanded. */
+  readonly names: ReadonlySet<string>;
+}
+
+const PRIVILEGE = new Set(['sudo', 'sudoedit', 'doas', 'pkexec', 'run0', 'su', 'ksu', 'please', 'calife', 'super', 'runuser', 'sg', 'newgrp', 'machinectl']);
+
+const SHELLS = new Set([
+  'sh', 'bash', 'rbash', 'zsh', 'dash', 'ksh', 'ksh93', 'mksh', 'pdksh', 'oksh', 'lksh', 'ash', 'hush', 'yash', 'posh', 'csh', 'tcsh',
+  'fish', 'rc', 'es', 'elvish', 'nu', 'xonsh', 'ion', 'osh', 'ysh', 'oil', 'busybox', 'toybox', 'script',
+]);
+
+/** Interpreters that read their program from stdin when given no script operand (or `-`). */
+const INTERPRETERS = /^(python[\d.]*|pypy[\d.]*|perl[\d.]*|ruby[\d.]*|node|nodejs|deno|bun|php[\d.]*|lua[\d.]*|luajit|tclsh[\d.]*|wish[\d.]*|rscript|r|pwsh|powershell|osascript|jshell|groovy|julia|guile|racket|sbcl|ocaml|ghci|irb|jrunscript|expect|gawk|awk|mawk|nawk|busybox|source|\.)$/;
+
+const FETCHERS = new Set([
+  'curl', 'wget', 'wget2', 'fetch', 'ftp', 'tftp', 'sftp', 'aria2c', 'axel', 'http', 'https', 'xh', 'xhs', 'curlie', 'httpie',
+  'lwp-request', 'lynx', 'links', 'elinks', 'w3m', 'nc', 'ncat', 'netcat', 'socat', 'telnet', 'openssl',
+  'gnutls-cli', 'ssh', 'rsync', 'scp', 'smbclient', 'gh', 'invoke-webrequest', 'iwr', 'irm', 'invoke-restmethod', 'bitsadmin',
+]);
+
+/**
+ * Programs that run another program named among their arguments. For these, every word that is not an option is
+ * also read as the start of a command (generous: `strace -o log sh` reads `log …` and `sh`).
+ */
+const LAUNCHERS = new Set([
+  'busybox', 'toybox', 'strace', 'ltrace', 'script', 'chroot', 'unshare', 'nsenter', 'flock', 'firejail', 'bwrap', 'systemd-run',
+  'setpriv', 'taskset', 'chrt', 'prlimit', 'faketime', 'proxychains', 'proxychains4', 'torsocks', 'tsocks', 'valgrind', 'gdb',
+  'rlwrap', 'fakeroot', 'fakechroot', 'dbus-run-session', 'xvfb-run', 'ssh-agent', 'numactl', 'cgexec', 'setarch', 'linux32',
+  'linux64', 'catchsegv', 'eatmydata', 'parallel', 'entr', 'tmux', 'screen', 'at', 'batch', 'npx', 'pnpx', 'bunx', 'npm', 'pnpm',
+  'yarn', 'bun', 'node', 'nodejs', 'deno', 'tsx', 'ts-node', 'uv', 'uvx', 'pipx', 'poetry', 'pdm', 'hatch', 'conda', 'mamba',
+  'nix-shell', 'nix', 'direnv', 'dotenv', 'time', 'nice', 'nohup', 'env', 'exec', 'command', 'builtin', 'xargs', 'timeout', 'stdbuf',
+  'ionice', 'setsid', 'watch', 'unbuffer', 'chronic', 'caffeinate', 'sudo', 'doas', 'pkexec', 'run0', 'su', 'runuser', 'sg', 'ksu',
+  'please', 'machinectl', 'stdbuf', 'then', 'do', 'else', 'if', 'while', 'until', '!', 'coproc', 'fc', 'tsp', 'sem', 'ssh',
+]);
+
+/** Options of launchers whose value is a shell command line (`script -c CMD`, `su -c CMD`, `npx -c CMD`). */
+const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
+  script: ['-c', '--command'],
+  su: ['-c', '--command', '--session-command'],
+  runuser: ['-c', '--command', '--session-command'],
+  sg: ['-c'],
+  flock: ['-c', '--command'],
+  npx: ['-c', '--call'],
+  npm: ['-c', '--call'],
+  'nix-shell': ['--run', '--command'],
+  parallel: [],
+  tmux: [],
+  screen: [],
+};
+
+const PACKAGE_MANAGERS = new Set(['npm', 'pnpm', 'yarn', 'bun']);
+
+/** Programs that run commands read from their stdin later or elsewhere (`curl … | at now`, `curl … | crontab -`). */
+const STDIN_RUNNERS = new Set(['at', 'batch', 'crontab']);
+
+const JS_RUNNERS = new Set(['node', 'nodejs', 'npx', 'pnpx', 'bunx', 'npm', 'pnpm', 'yarn', 'bun', 'deno', 'tsx', 'ts-node']);
+
+const MAX_NESTING = 4;
+const MAX_BRACE_EXPANSIONS = 16;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Reading commands generously.
+
+/** Expansions (`$x`, `${…}`, `$(…)`, backticks, `$'…'`/`$"…"` markers) and brace lists in a program word. */
+function nameCandidates(word: string): Set<string> {
+  const out = new Set<string>();
+  const add = (w: string): void => {
+    const b = basename(w).toLowerCase();
+    if (b === '') return;
+    out.add(b);
+    // `wisp@latest`, `@scope/wisp@1` (npx package specs): the name without the version.
+    const at = b.indexOf('@', 1);
+    if (at > 0) out.add(b.slice(0, at));
+    // `wisp.js`, `sudo.exe`
+    const dot = b.search(/\.(?:[cm]?[jt]s|exe|sh|bat|cmd)$/);
+    if (dot > 0) out.add(b.slice(0, dot));
+  };
+  add(word);
+  if (/[$`{]/.test(word)) {
+    const dropped = word
+      .replace(/\$\{[^}]*\}/g, '')
+      .replace(/\$\([^)]*\)/g, '')
+      .replace(/`[^`]*`/g, '')
+      .replace(/\$[A-Za-z_][A-Za-z0-9_]*|\$[@*#?$!0-9-]/g, '')
+      .replace(/\$(?=['"])/g, '')
+      .replace(/['"]/g, '');
+    add(dropped);
+    const prefix = word.split(/[$`]/, 1)[0] ?? '';
+    add(prefix);
+    for (const expanded of braceExpand(word)) {
+      add(expanded);
+      add(expanded.split(/[$`]/, 1)[0] ?? '');
+    }
+  }
+  return out;
+}
+
+/** Bash brace expansion of the first `{a,b,…}` group, recursively, bounded. */
+function braceExpand(word: string, budget = { n: MAX_BRACE_EXPANSIONS }): string[] {
+  const m = /\{([^{}]*,[^{}]*)\}/.exec(word);
+  if (!m || budget.n <= 0) return [word];
+  const out: string[] = [];
+  for (const alt of m[1]!.split(',')) {
+    if (--budget.n < 0) break;
+    out.push(...braceExpand(word.slice(0, m.index) + alt + word.slice(m.index + m[0].length), budget));
+  }
+  return out;
+}
+
+function isOption(w: string): boolean {
+  return w.startsWith('-') && w !== '-';
+}
+
+/** All commands a part may run: each wrapper layer, then launchers' operands and their command strings, recursively. */
+function commandsOf(part: Part): Cmd[] {
+  const lists = part.unparsed ? roughSegments(part.text) : [[...part.words]];
+  const out: Cmd[] = [];
+  const seen = new Set<string>();
+  const visit = (words: readonly string[], depth: number): void => {
+    if (words.length === 0 || depth > MAX_NESTING) return;
+    const key = words.join('\u0000');
+    if (seen.has(key)) return;
+    seen.add(key);
+    // `{ sudo ls; }` read roughly: braces and `!` are syntax, not the program.
+    if (words[0] === '{' || words[0] === '!' || words[0] === '}') {
+      visit(words.slice(1), depth);
+      return;
+    }
+    const resolved = resolveCommand(words);
+    const all = resolved.words;
+    const starts = resolved.layers.length > 0 ? resolved.layers : [0];
+    for (const at of starts) {
+      const rest = all.slice(at);
+      if (rest.length === 0) continue;
+      out.push({ words: rest, part, names: nameCandidates(rest[0]!) });
+    }
+    const at = starts[starts.length - 1]!;
+    const program = all.slice(at);
+    if (program.length === 0) return;
+    for (const name of nameCandidates(program[0]!)) {
+      if (!LAUNCHERS.has(name) && !SHELLS.has(name) && !PRIVILEGE.has(name)) continue;
+      // Package managers launch a program only through exec/dlx (`npm install sudo` installs a package).
+      if (PACKAGE_MANAGERS.has(name) && !/^(exec|x|dlx)$/.test(program[1] ?? '')) continue;
+      const cmdOpts = COMMAND_OPTIONS[name] ?? [];
+      for (let i = 1; i < program.length; i++) {
+        const w = program[i]!;
+        // A command-string option: `script -qc CMD`, `--command=CMD`.
+        const eq = w.indexOf('=');
+        if (w.startsWith('--') && eq > 0 && cmdOpts.includes(w.slice(0, eq))) nested(w.slice(eq + 1), depth);
+        else if (cmdOpts.includes(w) && i + 1 < program.length) nested(program[i + 1]!, depth);
+        else if (/^-[A-Za-z]+$/.test(w) && cmdOpts.some((o) => o.length === 2 && w.includes(o[1]!))) {
+          const letter = cmdOpts.find((o) => o.length === 2 && w.includes(o[1]!))![1]!;
+          const attached = w.slice(w.indexOf(letter) + 1);
+          nested(attached.length > 0 ? attached : (program[i + 1] ?? ''), depth);
+        }
+        if (!isOption(w)) {
+          visit(program.slice(i), depth + 1);
+          // A word holding a whole command line (`tmux new 'sudo ls'`, `parallel ::: …`): read it as one too.
+          if (/\s/.test(w)) nested(w, depth);
+        }
+      }
+    }
+  };
+  const nested = (source: string, depth: number): void => {
+    if (source.trim() === '' || depth >= MAX_NESTING) return;
+    if (parserReady()) {
+      for (const p of parseLine(source).parts) {
+        for (const list of p.unparsed ? roughSegments(p.text) : [[...p.words]]) visit(list, depth + 1);
+      }
+    } else {
+      for (const list of roughSegments(source)) visit(list, depth + 1);
+    }
+  };
+  for (const words of lists) visit(words, 0);
+  return out;
+}
+
+function has(cmd: Cmd, set: ReadonlySet<string>): boolean {
+  for (const n of cmd.names) if (set.has(n)) return true;
+  return false;
+}
+
+/** A path with quotes gone, `//`, `/./` and `..` resolved: `/tmp/..` → `/`. Relative paths stay relative. */
+function normalisePath(p: string): string {
+  if (!p.startsWith('/')) return p;
+  const n = posix.normalize(p);
+  return n.length > 1 ? n.replace(/\/+$/, '') : n;
+}
+
+/** Paths whose removal is removing the system: `/`, its contents, and the top-level system directories. */
+const ROOT_DIRS = new Set([
+  '/', '/bin', '/boot', '/dev', '/etc', '/home', '/lib', '/lib32', '/lib64', '/libx32', '/opt', '/proc', '/root', '/run', '/sbin', '/srv',
+  '/sys', '/usr', '/var', '/System', '/Users', '/Applications', '/Library', '/private', '/Volumes', '/nix',
+]);
+
+function isRootTarget(word: string): boolean {
+  // `"$DIR"/` with DIR unset is `/`: read the word with expansions dropped too.
+  const forms = new Set([word, word.replace(/\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*|\$\([^)]*\)|`[^`]*`/g, '')]);
+  for (const f of forms) {
+    if (!f.startsWith('/')) continue;
+    const n = normalisePath(f);
+    if (ROOT_DIRS.has(n)) return true;
+    // `/*`, `/.*`, `/u*`: a glob over the root's entries.
+    const dir = posix.dirname(n);
+    if (dir === '/' && /[*?[]/.test(posix.basename(n))) return true;
+  }
+  return false;
+}
+
+/** Block devices and raw memory: writing to these destroys a file system or the running system. */
+const DEVICE =
+  /^\/dev\/(?:sd[a-z]|nvme\d|r?disk\d|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d|loop\d|md\d|md\/|dm-\d|mapper\/|disk\/|sr\d|nbd\d|zd\d|ram\d|mtdblock\d|mtd\d|ubi|fd\d|bcache|rbd|zram|block\/|dasd|cciss\/|mem$|kmem$|port$|root$)/;
+
+function isDevice(word: string): boolean {
+  if (!word.startsWith('/')) return false;
+  return DEVICE.test(normalisePath(word));
+}
+
+/** Redirection targets that are written: `> t`, `>| t`, `>> t`, `&> t`, `2> t`, `<> t`. */
+function writtenTargets(part: Part): string[] {
+  const out: string[] = [];
+  for (const r of part.redirects) {
+    const m = /^\s*(?:\d+|\{[A-Za-z_]\w*\})?(?:&>>?|>>|>\||>&?|<>)\s*(.*)$/s.exec(r);
+    if (m) out.push(unquote(m[1]!.trim()));
+  }
+  return out;
+}
+
+function readTargets(part: Part): string[] {
+  const out: string[] = [];
+  for (const r of part.redirects) {
+    const m = /^\s*\d*(?:<<<|<(?![<>&]))\s*(.*)$/s.exec(r);
+    if (m) out.push(m[1]!.trim());
+  }
+  return out;
+}
+
+function unquote(w: string): string {
+  return w.replace(/^(['"])(.*)\1$/s, '$2').replace(/\\(.)/g, '$1');
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The entries.
+
+interface LineView {
+  readonly line: string;
+  readonly parts: readonly Part[];
+  readonly cmds: readonly Cmd[];
+}
+
+interface Entry extends DenyEntry {
+  /** The part where the entry applies, or undefined. */
+  readonly find: (v: LineView) => Part | undefined;
+}
+
+function recursiveRm(words: readonly string[]): boolean {
+  for (const w of words.slice(1)) {
+    if (w === '--') break;
+    if (/^-[A-Za-z]*[rR]/.test(w) && !w.startsWith('--')) return true;
+    if (w.startsWith('--r') && '--recursive'.startsWith(w.split('=')[0]!)) return true;
+  }
+  return false;
+}
+
+const deleteRoot: Entry = {
+  name: 'delete-root',
+  sentence: 'deletes the root directory or a top-level system directory',
+  find: ({ cmds }) => {
+    for (const c of cmds) {
+      const args = c.words.slice(1);
+      if (c.names.has('rm')) {
+        if (args.some((w) => w === '--no-preserve-root')) return c.part;
+        if (recursiveRm(c.words) && args.some((w) => isRootTarget(w))) return c.part;
+      }
+      // `find / -delete`, `find / -exec rm …` (the -exec body is its own part and handled above)
+      if (c.names.has('find')) {
+        const starts: string[] = [];
+        for (const w of args) {
+          if (w.startsWith('-') || w === '(' || w === '!') break;
+          starts.push(w);
+        }
+        if (starts.some((w) => isRootTarget(w)) && args.includes('-delete')) return c.part;
+      }
+      // `shred -r`, `rsync -a --delete empty/ /`
+      if (c.names.has('rsync') && args.some((w) => w.startsWith('--delete')) && args.some((w) => isRootTarget(w))) return c.part;
+    }
+    return undefined;
+  },
+};
+
+const privilege: Entry = {
+  name: 'privilege',
+  sentence: 'runs a command as root or as another user',
+  find: ({ cmds }) => {
+    for (const c of cmds) {
+      if (has(c, PRIVILEGE)) {
+        // `machinectl shell` and `sg`/`newgrp` switch identity; `machinectl list` does not.
+        if (c.names.has('machinectl') && c.names.size === 1 && !/^(shell|login)$/.test(c.words[1] ?? '')) continue;
+        return c.part;
+      }
+    }
+    return undefined;
+  },
+};
+
+const FORMATTERS =
+  /^(mkfs(\..+)?|mke2fs|mkswap|mkdosfs|mkfs\.fat|mkntfs|mkexfatfs|mkexfat|mkudffs|mkreiserfs|mkjfs|mkxfs|mkhfs|mformat|wipefs|fdisk|sfdisk|gdisk|sgdisk|cfdisk|parted|blkdiscard|newfs(_.+)?|sg_format|sg_sanitize|zerofree|flashrom)$/;
+
+const diskWrite: Entry = {
+  name: 'disk-write',
+  sentence: 'formats, wipes or writes directly to a disk device',
+  find: ({ cmds, parts }) => {
+    for (const p of parts) if (writtenTargets(p).some(isDevice)) return p;
+    for (const c of cmds) {
+      const args = c.words.slice(1);
+      const names = [...c.names];
+      if (names.some((n) => FORMATTERS.test(n))) return c.part;
+      if (c.names.has('nvme') && /^(format|sanitize|write-zeroes|write-uncor)$/.test(args[0] ?? '')) return c.part;
+      if (c.names.has('badblocks') && args.some((w) => /^-[A-Za-z]*[wn]/.test(w))) return c.part;
+      if (c.names.has('hdparm') && args.some((w) => /^--(security-erase|trim-sector|write-sector|make-bad-sector|dco-restore)/.test(w))) return c.part;
+      if (c.names.has('cryptsetup') && args.some((w) => /^(luksformat|erase|luksErase|reencrypt)$/i.test(w))) return c.part;
+      if (c.names.has('zpool') && /^(create|labelclear|destroy)$/.test(args[0] ?? '')) return c.part;
+      if (c.names.has('mdadm') && args.some((w) => /^--(zero-superblock|create)$|^-C$/.test(w))) return c.part;
+      if (c.names.has('diskutil') && /^(erase|zerodisk|randomdisk|securerase|secureerase|partitiondisk|reformat)/i.test(args[0] ?? '')) return c.part;
+      if (c.names.has('diskutil') && args[0] === 'apfs' && /^(delete|erase)/i.test(args[1] ?? '')) return c.part;
+      // dd-like: `of=/dev/sda`
+      if (names.some((n) => /^(dd|dcfldd|dc3dd|sg_dd|ddpt)$/.test(n)) && args.some((w) => /^of=/.test(w) && isDevice(w.slice(3)))) return c.part;
+      // Tools that write to every file operand.
+      if (names.some((n) => /^(tee|sponge|shred|truncate|ddrescue|pv|scrub|wipe)$/.test(n)) && args.some((w) => isDevice(w) || isDevice(w.replace(/^--?[a-z-]+=/, '')))) return c.part;
+      // cp/mv/install/rsync/cat-like tools: the destination (last operand, or -t DIR / --target-directory=DIR).
+      if (names.some((n) => /^(cp|mv|install|rsync|ln|gcp|gmv)$/.test(n))) {
+        const operands = args.filter((w) => !isOption(w));
+        const last = operands[operands.length - 1];
+        const target = args.find((w, i) => (args[i - 1] === '-t' || args[i - 1] === '--target-directory') && isDevice(w)) ?? args.find((w) => /^--target-directory=/.test(w) && isDevice(w.split('=')[1]!));
+        if ((last !== undefined && isDevice(last)) || target !== undefined) return c.part;
+      }
+    }
+    return undefined;
+  },
+};
+
+/** Where a shell or interpreter's program comes from: stdin, a substitution, or a file/string we cannot see. */
+function readsProgramFromInput(c: Cmd): boolean {
+  const args = c.words.slice(1);
+  const stdinNames = (w: string): boolean => w === '-' || /^\/dev\/(stdin|fd\/0)$|^\/proc\/(self|thread-self|\d+)\/fd\/0$/.test(w);
+  if (args.some((w) => /^<\(|^\$\(|`/.test(w) || stdinNames(w))) return true;
+  const name = [...c.names];
+  if (name.some((n) => SHELLS.has(n))) {
+    // A shell reads its program from stdin unless it is given -c or a script operand; `-s` forces stdin.
+    if (args.some((w) => /^-[A-Za-z]*s/.test(w) && !w.startsWith('--'))) return true;
+    const operands = args.filter((w) => !isOption(w) && !/^[+-]o$/.test(w));
+    const hasC = args.some((w) => /^-[A-Za-z]*c/.test(w) && !w.startsWith('--'));
+    // No operands: stdin, or with `-c` and no string the command arrives as appended words (`… | xargs sh -c`).
+    if (operands.length === 0) return true;
+    // `script` without -c runs $SHELL on its stdin; `busybox sh`/`toybox sh` are launchers and handled by their operand.
+    if (name.includes('script') && !hasC) return true;
+    return false;
+  }
+  if (name.some((n) => INTERPRETERS.test(n))) {
+    if (name.includes('source') || name.includes('.')) return false; // only with a substitution or /dev/stdin (above)
+    // python -c / -m, node -e / -p, perl -e/-E, ruby -e: the program is an argument, not the input.
+    if (args.some((w) => /^-(c|m|e|E|p|r|-eval|-print|-command|-file|f)$/.test(w) || /^-[A-Za-z]*[ce]$/.test(w))) return false;
+    return args.filter((w) => !isOption(w)).length === 0;
+  }
+  return false;
+}
+
+function isFetcherPart(p: Part, cmds: readonly Cmd[]): boolean {
+  if (p.redirects.some((r) => /\/dev\/(tcp|udp)\//.test(r))) return true;
+  return cmds.some((c) => c.part === p && has(c, FETCHERS));
+}
+
+const downloadAndRun: Entry = {
+  name: 'download-and-run',
+  sentence: 'downloads and runs a script',
+  find: ({ line, parts, cmds }) => {
+    const fetchers = parts.filter((p) => isFetcherPart(p, cmds));
+    if (fetchers.length === 0) return undefined;
+    const piped = /\|/.test(line.replace(/\|\|/g, ''));
+    for (const c of cmds) {
+      const runner = has(c, SHELLS) || [...c.names].some((n) => INTERPRETERS.test(n)) || c.names.has('eval');
+      const dynamic = c.part.dynamicName === true && c.words[0] === c.part.words[0];
+      // `$(curl …)` as the program, or `… | $SHELL`: downloaded text, or an unknown shell reading it, runs.
+      if (dynamic && (piped || /\$\(|`|<\(/.test(c.words[0] ?? ''))) return c.part;
+      if (has(c, STDIN_RUNNERS) && piped && !c.words.slice(1).some((w) => w === '-f' || w === '-l' || w === '-r')) return c.part;
+      if (!runner) continue;
+      if (c.names.has('eval') && c.words.slice(1).some((w) => /\$\(|`/.test(w))) return c.part;
+      if (!readsProgramFromInput(c)) continue;
+      const viaSubstitution = c.words.slice(1).some((w) => /^<\(|\$\(|`/.test(w));
+      const viaRedirect = readTargets(c.part).length > 0;
+      if (viaSubstitution || viaRedirect || piped) return c.part;
+    }
+    return undefined;
+  },
+};
+
+const WISP_SUB_ANSWER: ReadonlyArray<readonly [string, RegExp]> = [
+  ['approvals', /^(approve|deny)$/],
+  ['inquiries', /^(answer|decline)$/],
+  ['config', /^(set|unset|edit)$/],
+];
+
+function isWispName(names: ReadonlySet<string>): boolean {
+  for (const n of names) if (n === 'wisp' || /^wisp[-_]?(cli|agent|harness)?$/.test(n)) return true;
+  return false;
+}
+
+const answerEscalation: Entry = {
+  name: 'answer-escalation',
+  sentence: 'answers wisp’s own approval requests or questions, or changes its config',
+  find: ({ cmds }) => {
+    for (const c of cmds) {
+      const ws = c.words;
+      const launchedByJs = has(c, JS_RUNNERS);
+      for (let i = 0; i + 1 < ws.length; i++) {
+        const hit = WISP_SUB_ANSWER.some(([sub, verb]) => ws[i] === sub && verb.test(ws[i + 1]!));
+        if (!hit) continue;
+        const before = ws.slice(0, i);
+        // A JS runner's own `npm config set` is not wisp's: a script or package word must come between.
+        const viaJs = launchedByJs && before.slice(1).some((w) => !isOption(w));
+        if (viaJs || isWispName(c.names) || before.some((w) => isWispName(nameCandidates(w)))) return c.part;
+      }
+    }
+    return undefined;
+  },
+};
+
+/** wisp subcommands a nested process may use: read-only, or harmless. */
+const WISP_SAFE_SUB = /^(check|approvals|inquiries|config|logs|tools|doctor|help|-V|--version|-h|--help)$/;
+
+const nestedAgent: Entry = {
+  name: 'nested-agent',
+  sentence: 'starts another wisp agent: respond, chat, mcp or a prompt',
+  find: ({ cmds }) => {
+    for (const c of cmds) {
+      if (!isWispName(c.names)) continue;
+      const first = c.words[1];
+      if (first === undefined || !WISP_SAFE_SUB.test(first)) return c.part;
+    }
+    return undefined;
+  },
+};
+
+/** The built-in entries, in the order they are checked (the first that applies names the refusal). */
+const ENTRIES: readonly Entry[] = [privilege, deleteRoot, diskWrite, downloadAndRun, answerEscalation, nestedAgent];
+
+export const BUILTIN_DENY: readonly DenyEntry[] = ENTRIES.map(({ name, sentence }) => ({ name, sentence }));
+
+/** The first built-in entry the line falls under, or undefined. Never throws: a failure is a refusal. */
+export function builtinDeny(line: string, parts: readonly Part[]): DenyHit | undefined {
+  try {
+    const cmds = parts.flatMap((p) => commandsOf(p));
+    const view: LineView = { line, parts, cmds };
+    for (const e of ENTRIES) {
+      const part = e.find(view);
+      if (part !== undefined) return { name: e.name, sentence: e.sentence, part: part.text };
+    }
+    return undefined;
+  } catch (err) {
+    return { name: 'internal-error', sentence: `could not be checked against the deny list (${err instanceof Error ? err.message : String(err)})`, part: line };
+  }
+}
