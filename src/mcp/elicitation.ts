@@ -7,6 +7,9 @@
 // the question) only appears in labelled lines, passed through `visible()` (design.md §10).
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { ajvLinearRegExp } from '../util/linear-regex.js';
 import { ErrorCode, McpError, type ElicitRequestFormParams, type ElicitResult, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { AuditSink } from '../audit/kinds.js';
 import { hasHidden, visible } from '../display/visible.js';
@@ -169,7 +172,12 @@ export interface InquiryForm {
   readonly read: (content: Record<string, unknown> | undefined) => { ok: true; text: string } | { ok: false; reason: string };
 }
 
-const validator = new AjvJsonSchemaValidator();
+// The SDK's default ajv settings, with JSON-schema `pattern`s run by the linear-time engine (ADR 0017): a model's
+// schema cannot make the answer's validation backtrack for ever.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+const validator = new AjvJsonSchemaValidator(
+  addFormats(new Ajv({ strict: false, validateFormats: true, validateSchema: false, allErrors: true, code: { regExp: ajvLinearRegExp } })),
+);
 
 export function inquiryForm(request: InquiryRequest, timeoutMs: number, queueId?: string): InquiryForm {
   const head = ['wisp: the model has a question for you', '', 'Question:', visible(request.question, { maxChars: 2000, multiline: true }), ''];

@@ -5,6 +5,7 @@ import { INQUIRY_ANSWER_MAX_BYTES, type EscalationOutcome } from '../escalation/
 import type { RaceContext } from '../escalation/race.js';
 import type { ChannelName } from '../escalation/types.js';
 import { shortId } from '../util/ids.js';
+import { schemaPatternProblem } from '../util/linear-regex.js';
 import type { ToolContext, ToolOutput, WispTool } from './types.js';
 
 const schema = z.strictObject({
@@ -25,6 +26,12 @@ export const askOperatorTool: WispTool<typeof schema> = {
   limits: ['answer capped at 4 KiB', 'bounded wait (escalation.timeoutSeconds)', 'declined under --yes: there is no operator'],
   example: 'Tidy up the config files, but ask me before deciding which of the two READMEs to keep.',
   async run(args, ctx): Promise<ToolOutput> {
+    // A `pattern` the linear-time engine cannot run would be validated by backtracking (ADR 0017): refused before
+    // anyone is asked, and the model is told which one.
+    const patternProblem = args.schema ? schemaPatternProblem(args.schema) : undefined;
+    if (patternProblem !== undefined) {
+      return { content: `error: the schema was not used, nobody was asked: ${patternProblem}. Ask without it, or with a simpler pattern.`, isError: true };
+    }
     const escalationId = shortId();
     const thread = ctx.ctx.thread;
     let channel: ChannelName = ctx.channel.name;

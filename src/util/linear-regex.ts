@@ -133,3 +133,45 @@ export function linearRegexProblem(source: string, opts: LinearOptions = {}): st
     return err instanceof LinearRegexError ? err.why : String(err);
   }
 }
+
+/**
+ * The first `pattern` keyword or `patternProperties` key in a JSON schema (a model's `ask_operator` schema) that the
+ * linear-time engine cannot run, as `where: why`; undefined when every one can. Patterns use the `u` flag in JSON
+ * Schema; they are checked as written. A schema too deep or too large to walk is refused too (fail closed).
+ */
+export function schemaPatternProblem(schema: unknown): string | undefined {
+  let budget = 10_000;
+  const walk = (node: unknown, path: string, depth: number): string | undefined => {
+    if (--budget < 0 || depth > 64) return `${path || '/'}: the schema is too large or too deeply nested to check`;
+    if (Array.isArray(node)) {
+      for (const [i, v] of node.entries()) {
+        const p = walk(v, `${path}/${i}`, depth + 1);
+        if (p !== undefined) return p;
+      }
+      return undefined;
+    }
+    if (node === null || typeof node !== 'object') return undefined;
+    for (const [k, v] of Object.entries(node as Record<string, unknown>)) {
+      const here = `${path}/${k}`;
+      if (k === 'pattern' && typeof v === 'string') {
+        const why = linearRegexProblem(v);
+        if (why !== undefined) return `${here}: pattern ${JSON.stringify(v)} cannot be used: ${why}`;
+      }
+      if (k === 'patternProperties' && v !== null && typeof v === 'object' && !Array.isArray(v)) {
+        for (const key of Object.keys(v)) {
+          const why = linearRegexProblem(key);
+          if (why !== undefined) return `${here}: pattern ${JSON.stringify(key)} cannot be used: ${why}`;
+        }
+      }
+      const p = walk(v, here, depth + 1);
+      if (p !== undefined) return p;
+    }
+    return undefined;
+  };
+  return walk(schema, '', 0);
+}
+
+/** A RegExp engine for ajv's `code.regExp` option: JSON-schema `pattern`s run in linear time (throws when they cannot). */
+export const ajvLinearRegExp = Object.assign((pattern: string): { test(s: string): boolean } => compileLinear(pattern), {
+  code: 'wispLinearRegExp',
+});

@@ -46,14 +46,14 @@ describe('wisp check --json: deny-list spellings', () => {
     expect(cases.map(([name]) => name).sort()).toEqual([...ISSUE_SPELLINGS].sort());
   });
 
-  it.concurrent.each(cases)('%s is denied by its named entry', async (_name, line, rule) => {
+  it.each(cases)('%s is denied by its named entry', { timeout: 60_000 }, async (_name, line, rule) => {
     const r = await checkJson(line);
     expect(r.decision).toBe('deny');
     expect(r.policyRule).toBe(rule);
     expect(r.policyReason).toBe(BUILTIN_DENY.find((e) => e.name === rule)!.sentence);
   });
 
-  it.concurrent.each(['ls -la', 'git status', 'rm -rf ./build', 'curl -s https://x.example/d.json | jq .'])('%s is not denied', async (line) => {
+  it.each(['ls -la', 'git status', 'rm -rf ./build', 'curl -s https://x.example/d.json | jq .'])('%s is not denied', { timeout: 60_000 }, async (line) => {
     const r = await checkJson(line);
     expect(r.decision).not.toBe('deny');
     expect(r.policyRule).toBeUndefined();
