@@ -191,7 +191,8 @@ function commandsOf(part: Part): Cmd[] {
   };
   const nested = (source: string, depth: number): void => {
     if (source.trim() === '' || depth >= MAX_NESTING) return;
-    if (parserReady()) {
+    // Long strings are read roughly: a full parse of each could multiply the line's parse budget (ADR 0019).
+    if (parserReady() && source.length <= 1024) {
       for (const p of parseLine(source).parts) {
         for (const list of p.unparsed ? roughSegments(p.text) : [[...p.words]]) visit(list, depth + 1);
       }

@@ -73,9 +73,43 @@ class Collector {
   }
 }
 
+// Bounded parsing (issue #12.4, ADR 0019). tree-sitter's error recovery is super-linear on some shapes: 16 KiB of
+// nested `( ls (` took 19 s, of `<<` 8 s. Short texts are always parsed (their worst case is milliseconds). Longer
+// ones share one deadline per line, checked in tree-sitter's progress callback; the shapes known to be slow are not
+// handed to it at all (deterministic, and tree-sitter may go a long stretch without a callback). Either way the text
+// becomes an `unparsed` part: at least moderate, never run unasked (fail closed).
+const BOUNDED_LENGTH = 1024;
+/** Wall-clock budget for all the parsing of one line whose text is longer than BOUNDED_LENGTH. */
+export const PARSE_BUDGET_MS = 250;
+let deadline = Number.POSITIVE_INFINITY;
+
+/** Shapes that make tree-sitter-bash's error recovery slow: many heredoc operators, deep parenthesis nesting. */
+function knownSlowShape(src: string): boolean {
+  let heredocs = 0;
+  let depth = 0;
+  let maxDepth = 0;
+  for (let i = 0; i < src.length; i++) {
+    const c = src.charCodeAt(i);
+    if (c === 0x3c && src.charCodeAt(i + 1) === 0x3c) heredocs++;
+    else if (c === 0x28) maxDepth = Math.max(maxDepth, ++depth);
+    else if (c === 0x29) depth = Math.max(0, depth - 1);
+  }
+  return heredocs > 32 || maxDepth > 64;
+}
+
+/** tree-sitter's parse, bounded for long texts; null when it was not parsed (too slow a shape, or out of time). */
+function boundedParse(p: TsParser, src: string): ReturnType<TsParser['parse']> {
+  if (src.length <= BOUNDED_LENGTH) return p.parse(src);
+  if (knownSlowShape(src) || performance.now() > deadline) return null;
+  // The callback's boolean cancels the parse (tree-sitter ≥ 0.25); the declared type says void.
+  const progressCallback = (() => performance.now() > deadline) as unknown as (state: unknown) => void;
+  return p.parse(src, null, { progressCallback });
+}
+
 /** Parses one line into its parts. Synchronous; needs `initParser()` first. Never throws on any input once ready. */
 export function parseLine(line: string): ParsedLine {
   if (!parser) throw new Error('the shell parser is not initialised: await initParser() before parseLine()');
+  deadline = performance.now() + PARSE_BUDGET_MS;
   const parts: Part[] = [];
   try {
     parseSource(line, { depth: 0, origin: 'line', redirects: [] }, parts);
@@ -110,7 +144,7 @@ function parseSource(source: string, ctx: Ctx, out: Part[]): void {
   }
   const p = parser!;
   const src = joinContinuations(p, source);
-  const tree = p.parse(src);
+  const tree = boundedParse(p, src);
   if (!tree) {
     out.push(unparsedPart(source));
     return;
@@ -131,7 +165,7 @@ function parseSource(source: string, ctx: Ctx, out: Part[]): void {
  */
 function joinContinuations(p: TsParser, source: string): string {
   if (!source.includes('\\\n')) return source;
-  const tree = p.parse(source);
+  const tree = boundedParse(p, source);
   if (!tree) return source;
   try {
     let out = '';

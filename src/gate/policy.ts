@@ -88,9 +88,10 @@ export function checkPolicy(line: string, parts: readonly Part[], policy: Policy
   if (joined !== line) lineTexts.push(joined);
 
   // Each part's texts (as written, then its normalised forms) are computed once, not once per pattern.
-  const partTexts = policy.deny.length > 0 ? parts.map((part) => [part.text, ...normalisedForms(part)]) : [];
+  // A part's text is often the line itself: each distinct text is scanned once by the joined expression.
+  const partTexts = policy.deny.length > 0 ? parts.map((part) => [...new Set([part.text, ...normalisedForms(part)])].filter((t) => !lineTexts.includes(t))) : [];
   const any = policy.deny.length > 0 ? combined(policy.deny) : null;
-  const mayDeny = any === null || lineTexts.some((t) => any.test(t)) || partTexts.some((texts) => texts.some((t) => any.test(t)));
+  const mayDeny = any === null || [...new Set([...lineTexts, ...partTexts.flat()])].some((t) => any.test(t));
   for (const [index, source] of (mayDeny ? policy.deny : []).entries()) {
     const rule = `policy.deny[${index}]`;
     const re = linearOrNull(source);
