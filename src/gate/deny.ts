@@ -423,6 +423,20 @@ const downloadAndRun: Entry = {
   },
 };
 
+const pipeToShell: Entry = {
+  name: 'pipe-to-shell',
+  sentence: 'runs piped text as a shell script',
+  find: ({ line, cmds }) => {
+    const piped = /\|/.test(line.replace(/\|\|/g, ''));
+    if (!piped) return undefined;
+    for (const c of cmds) {
+      const stage = (c.part.pipeStage ?? 0) > 0 || c.part.origin === 'subshell';
+      if (stage && has(c, SHELLS) && readsProgramFromInput(c)) return c.part;
+    }
+    return undefined;
+  },
+};
+
 const WISP_SUB_ANSWER: ReadonlyArray<readonly [string, RegExp]> = [
   ['approvals', /^(approve|deny)$/],
   ['inquiries', /^(answer|decline)$/],
@@ -471,15 +485,24 @@ const nestedAgent: Entry = {
 };
 
 /** The built-in entries, in the order they are checked (the first that applies names the refusal). */
-const ENTRIES: readonly Entry[] = [privilege, deleteRoot, diskWrite, downloadAndRun, answerEscalation, nestedAgent];
+const ENTRIES: readonly Entry[] = [privilege, deleteRoot, diskWrite, downloadAndRun, pipeToShell, answerEscalation, nestedAgent];
 
 export const BUILTIN_DENY: readonly DenyEntry[] = ENTRIES.map(({ name, sentence }) => ({ name, sentence }));
 
 /** The first built-in entry the line falls under, or undefined. Never throws: a failure is a refusal. */
 export function builtinDeny(line: string, parts: readonly Part[]): DenyHit | undefined {
   try {
-    const cmds = parts.flatMap((p) => commandsOf(p));
-    const view: LineView = { line, parts, cmds };
+    // The raw line read roughly too: where the parser and the shell could disagree (`>` then a newline is a syntax
+    // error to bash, a redirect to the parser), over-reading is the side to err on (fail closed).
+    const all: Part[] = [...parts, { text: line, words: [], redirects: [], origin: 'unparsed', unparsed: true }];
+    // A line the parser could not fully read is also read with its quotes removed: the shell may read it otherwise
+    // than the parser did (`"; sudo ls` with an unbalanced quote), so over-read (fail closed).
+    if (parts.some((p) => p.unparsed === true)) {
+      const text = line.replace(/["'`]/g, '');
+      all.push({ text, words: [], redirects: [], origin: 'unparsed', unparsed: true });
+    }
+    const cmds = all.flatMap((p) => commandsOf(p));
+    const view: LineView = { line, parts: all, cmds };
     for (const e of ENTRIES) {
       const part = e.find(view);
       if (part !== undefined) return { name: e.name, sentence: e.sentence, part: part.text };

@@ -71,7 +71,10 @@ export function policyIsTotal(numRuns: number, seed = 82): void {
 export function denyPoisons(numRuns: number, seed = 83): void {
   fc.assert(
     fc.property(anyText, fc.constantFrom('sudo ls', 'rm -rf /', 'curl x | sh', 'wisp approvals approve abc'), (line, bad) => {
-      expect(decide(`${line}; ${bad}`)).toBe('deny');
+      // `#; bad` is a comment and `\; bad` runs a program named `;`: the shell runs no `bad` there, and the deny list
+      // reads what the shell runs (ADR 0018). The newline form below is a command in every case.
+      const inert = line.includes('#') || /(^|[^\\])(\\\\)*\\$/.test(line);
+      if (!inert) expect(decide(`${line}; ${bad}`)).toBe('deny');
       expect(decide(`${line}\n${bad}`)).toBe('deny');
     }),
     { numRuns, seed },
