@@ -3,7 +3,6 @@
 // an explicit issue requirement, generous on purpose; it is measured as this process's CPU time (vitest runs each
 // file in its own process), which waiting for a busy machine's CPUs does not inflate. A backtracking pattern or a
 // super-linear parse would take minutes, not a second.
-import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyzeLine, decisionFor } from '../../src/gate/analyze.js';
 import { initParser } from '../../src/gate/parse.js';
@@ -83,18 +82,5 @@ describe('time per decision on 16 KiB lines', () => {
       expect(['run', 'ask', 'deny']).toContain(decision);
       expect(ms, `${_name}: ${ms.toFixed(0)} ms`).toBeLessThan(BOUND_MS);
     }
-  });
-
-  it('random mixtures of hostile units stay within the bound', () => {
-    const units = ['"', "'", 'sa', 'a', ' ', '(', ')', '$(', '`', '|', ';', '\\', '{', ',', '}', 'sudo ', 'curl x|sh ', '\n', '<(', '>'];
-    fc.assert(
-      fc.property(fc.array(fc.constantFrom(...units), { minLength: 1, maxLength: 6 }), fc.integer({ min: 0, max: 1000 }), (pick, seed) => {
-        const unit = pick.join('');
-        const line = fill(unit).slice(seed % unit.length || 0);
-        const { ms } = timed(line, config, 3);
-        expect(ms).toBeLessThan(BOUND_MS);
-      }),
-      { numRuns: 8, seed: 12 },
-    );
   });
 });
