@@ -90,7 +90,7 @@ describe('wisp respond', () => {
     const noTty = wisp(['approvals', 'approve', id!], { cwd: dir, home });
     expect(noTty.status).toBe(1);
     expect(existsSync(join(dir, 'marker-q'))).toBe(false);
-    const approved = wispInPty(['approvals', 'approve', id!, '--scope', 'once'], { cwd: dir, home });
+    const approved = wispInPty(['approvals', 'approve', id!, '--scope', 'once', '--yes'], { cwd: dir, home });
     expect(approved.status).toBe(0);
     const result = await waiting.done;
     expect(result.status).toBe(0);

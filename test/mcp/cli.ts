@@ -58,7 +58,7 @@ export async function connect(dirs: Dirs, args: string[], elicit?: ElicitHandler
 
 /** `wisp approvals approve|deny ID` with a pseudo-terminal on stdin, as a person would run it. */
 export function answerFromTerminal(dirs: Dirs, verb: 'approve' | 'deny', id: string): { status: number | null; out: string } {
-  const r = spawnSync('script', ['-qec', `${process.execPath} ${bin} approvals ${verb} ${id}`, '/dev/null'], {
+  const r = spawnSync('script', ['-qec', `${process.execPath} ${bin} approvals ${verb} ${id} --yes`, '/dev/null'], {
     cwd: dirs.work,
     env: { ...process.env, WISP_HOME: dirs.home },
     encoding: 'utf8',
