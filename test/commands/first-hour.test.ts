@@ -119,7 +119,7 @@ describe('the config refuses what will fail', () => {
     expect(existsSync(configFile())).toBe(false);
     expect(events().filter((e) => e.kind === 'config.change')).toEqual([]);
   };
-  const forms = 'model takes ollama:NAME, openai:NAME, script:PATH';
+  const forms = 'model takes ollama:NAME, openai:NAME, llama:NAME, script:PATH';
 
   it('attack: a backend that does not exist (`lmstudio:foo`) is refused when set, naming the accepted forms', () => {
     refused('model', 'lmstudio:foo', 'Unknown model backend "lmstudio"', 'openai:NAME', forms);
@@ -247,15 +247,23 @@ describe('the examples say what happens', () => {
     return t;
   };
 
-  it('moderate.json with --yes creates its marker in the temp directory, never in the clone, and says so', () => {
+  it('moderate.json with --yes runs touch in the private temp directory: nothing is left anywhere, and it says so', () => {
     const c = clone();
     const t = tmp();
     const r = wisp(['respond', '-m', 'script:examples/moderate.json', '--yes', 'mark'], { cwd: c, home, env: { TMPDIR: t } });
     expect(r.status).toBe(0);
-    expect(existsSync(join(t, 'wisp-example-marker'))).toBe(true);
+    // It ran (approved by --yes, exit 0) …
+    const outcome = readFileSync(join(home, 'logs/audit.jsonl'), 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('"kind":"command.outcome"'))
+      .map((l) => JSON.parse(l) as { details: { command: string; exitStatus: number } })
+      .find((e) => e.details.command.includes('wisp-example-marker'));
+    expect(outcome?.details.exitStatus).toBe(0);
+    // … in a private temp directory that was thrown away: neither the host temp dir nor the clone keeps a file.
+    expect(existsSync(join(t, 'wisp-example-marker'))).toBe(false);
     expect(readdirSync(c)).toEqual(['examples']);
-    expect(r.stdout).toContain('temp directory');
-    expect(r.stdout).not.toMatch(/nothing is created/);
+    expect(r.stdout).toContain('private and thrown away');
+    expect(r.stdout).not.toMatch(/the file now exists/);
   });
 
   it('moderate.json without --yes is refused and creates nothing anywhere', () => {
