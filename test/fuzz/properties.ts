@@ -72,10 +72,21 @@ export function denyPoisons(numRuns: number, seed = 83): void {
   fc.assert(
     fc.property(anyText, fc.constantFrom('sudo ls', 'rm -rf /', 'curl x | sh', 'wisp approvals approve abc'), (line, bad) => {
       // `#; bad` is a comment and `\; bad` runs a program named `;`: the shell runs no `bad` there, and the deny list
-      // reads what the shell runs (ADR 0018). The newline form below is a command in every case.
-      const inert = line.includes('#') || /(^|[^\\])(\\\\)*\\$/.test(line);
-      if (!inert) expect(decide(`${line}; ${bad}`)).toBe('deny');
-      expect(decide(`${line}\n${bad}`)).toBe('deny');
+      // reads what the shell runs (ADR 0018). After a newline `bad` is a command of its own, unless the line ends in
+      // an unescaped backslash: then the newline is a line continuation and `bad` is glued to the line's last word
+      // (`*\` + newline + `sudo ls` runs `*sudo ls`).
+      // A line the parser cannot read alone (an unclosed quote: `"\`` + `; sudo ls`) may swallow `bad` as text; the
+      // shell then runs no `bad` either. In those cases the joined line must still never run unasked.
+      const continues = /(^|[^\\])(\\\\)*\\$/.test(line);
+      const swallowed = continues || parseLine(line).hadErrors;
+      if (!line.includes('#')) {
+        const semi = decide(`${line}; ${bad}`);
+        if (swallowed) expect(semi).not.toBe('run');
+        else expect(semi).toBe('deny');
+      }
+      const newline = decide(`${line}\n${bad}`);
+      if (swallowed) expect(newline).not.toBe('run');
+      else expect(newline).toBe('deny');
     }),
     { numRuns, seed },
   );
