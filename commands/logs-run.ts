@@ -1,4 +1,5 @@
 // The body of `wisp logs`.
+import { statSync } from 'node:fs';
 import { safeJson } from '../src/display/json.js';
 import { formatEntry } from '../src/audit/format.js';
 import { AUDIT_KINDS } from '../src/audit/kinds.js';
@@ -28,7 +29,11 @@ export async function runLogs(flags: LogsFlags): Promise<number> {
   };
 
   const filter = { ...(flags.session ? { session: flags.session } : {}), ...(flags.thread ? { thread: flags.thread } : {}) };
+  // Where the live file ends before the backlog is read: following continues from there, so an event written
+  // between reading the backlog and the first poll is not lost (events read twice are shown once, by id).
+  const from = liveEnd(file);
   const matching = readEvents(file, filter).filter(wanted);
+  const shownIds = new Set(matching.flatMap((e) => (isTorn(e) ? [] : [e.id])));
   const last = flags.last ?? (flags.follow ? FOLLOW_BACKLOG : undefined);
   const shown = last !== undefined ? matching.slice(Math.max(0, matching.length - last)) : matching;
   for (const e of shown) print(e);
@@ -51,13 +56,24 @@ export async function runLogs(flags: LogsFlags): Promise<number> {
         }
         if (flags.session !== undefined && e.session !== flags.session) return;
         if (flags.thread !== undefined && e.thread !== flags.thread) return;
+        if (shownIds.delete(e.id)) return;
         if (wanted(e)) print(e);
       },
       controller.signal,
+      { from },
     );
   } finally {
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);
   }
   return 0;
+}
+
+function liveEnd(file: string): { ino: number; dev: number; size: number } {
+  try {
+    const st = statSync(file);
+    return { ino: st.ino, dev: st.dev, size: st.size };
+  } catch {
+    return { ino: -1, dev: -1, size: 0 }; // no log yet: whatever file appears is read whole
+  }
 }

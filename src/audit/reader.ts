@@ -134,6 +134,12 @@ export interface FollowOptions {
   readonly fromStart?: boolean;
   /** How often to look for new lines. @default 200 */
   readonly intervalMs?: number;
+  /**
+   * Where a reader that showed the log up to now stopped: the live file's identity and size when it looked. The first
+   * open continues from there (or reads the file whole if it was rotated since), so nothing written between that look
+   * and the first poll is lost. Without it, the first open starts at the end.
+   */
+  readonly from?: { readonly ino: number; readonly dev: number; readonly size: number };
 }
 
 /** One open file of the log being read: where we are in it and any line not yet finished. */
@@ -235,7 +241,11 @@ export function followEvents(
     if (cur === undefined) {
       cur = open(file);
       // Only the very first open may skip existing content; a file that appears later is read whole.
-      if (cur !== undefined && first && !opts.fromStart) cur.pos = fstatSync(cur.fd).size;
+      if (cur !== undefined && first && !opts.fromStart) {
+        const from = opts.from;
+        if (from === undefined) cur.pos = fstatSync(cur.fd).size;
+        else if (from.ino === cur.ino && from.dev === cur.dev) cur.pos = from.size;
+      }
       first = false;
       if (cur === undefined) return;
     }

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -74,6 +74,21 @@ describe('readEvents', () => {
 });
 
 describe('followEvents', () => {
+  it('attack on `logs -f`: an event written between reading the backlog and the first poll is still delivered', async () => {
+    const writer = openAudit({ file, maxFileBytes: 10_000_000, keepFiles: 5, fsync: false });
+    writer.write('prompt', { seq: -1 }, { session: 's' }); // the backlog
+    const st = statSync(file);
+    const from = { ino: st.ino, dev: st.dev, size: st.size }; // where the backlog reader stopped
+    writer.write('prompt', { seq: 0 }, { session: 's' }); // lands before the follower's first poll
+    const seen: number[] = [];
+    const ac = new AbortController();
+    const following = followEvents(file, (e) => !isTorn(e) && seen.push(e.details?.seq as number), ac.signal, { intervalMs: 10, from });
+    await vi.waitFor(() => expect(seen).toEqual([0]), { timeout: 5000, interval: 20 });
+    ac.abort();
+    await following;
+    writer.close();
+  });
+
   it('delivers appended events and keeps going through rotations', async () => {
     const writer = openAudit({ file, maxFileBytes: 1500, keepFiles: 50, fsync: false });
     writer.write('prompt', { seq: -1 }, { session: 'before' }); // already there: not delivered
