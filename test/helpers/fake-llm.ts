@@ -345,3 +345,21 @@ function writeSlowly(res: ServerResponse, pieces: string[], delayMs: number): vo
   };
   step();
 }
+
+/**
+ * A fetch whose reply head and first chunk are already there when it resolves, then nothing more: the silence
+ * timer can only fire after the head was read, however loaded the machine is (a real server's head can arrive after
+ * a starved event loop runs its timers first, which made a stall read as "did not answer").
+ */
+export function stallingFetch(first: string, contentType: string): typeof fetch {
+  return (async (_url: unknown, init?: RequestInit) => {
+    const signal = init?.signal ?? undefined;
+    const body = new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(new TextEncoder().encode(first));
+        signal?.addEventListener('abort', () => c.error(signal.reason), { once: true });
+      },
+    });
+    return new Response(body, { status: 200, headers: { 'content-type': contentType } });
+  }) as typeof fetch;
+}

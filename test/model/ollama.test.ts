@@ -4,7 +4,7 @@ import { createModel } from '../../src/model/index.js';
 import { OllamaModel } from '../../src/model/ollama.js';
 import { ModelError } from '../../src/model/types.js';
 import type { ChatMessage, ModelErrorKind, ToolSpec } from '../../src/model/types.js';
-import { closedPortURL, startFakeLlm } from '../helpers/fake-llm.js';
+import { closedPortURL, stallingFetch, startFakeLlm } from '../helpers/fake-llm.js';
 import type { FakeLlm } from '../helpers/fake-llm.js';
 
 const RUN: ToolSpec = {
@@ -46,25 +46,6 @@ async function expectKind(p: Promise<unknown>, kind: ModelErrorKind): Promise<Mo
   return err;
 }
 
-const CONTENT_TYPE = 'application/x-ndjson';
-
-/**
- * A fetch whose reply head and first chunk are already there when it resolves, then nothing more: the silence
- * timer can only fire after the head was read, however loaded the machine is (a real server's head can arrive after
- * a starved event loop runs its timers first, which made this case read as "did not answer").
- */
-function stallingFetch(first: string): typeof fetch {
-  return (async (_url: unknown, init?: RequestInit) => {
-    const signal = init?.signal ?? undefined;
-    const body = new ReadableStream<Uint8Array>({
-      start(c) {
-        c.enqueue(new TextEncoder().encode(first));
-        signal?.addEventListener('abort', () => c.error(signal.reason), { once: true });
-      },
-    });
-    return new Response(body, { status: 200, headers: { 'content-type': CONTENT_TYPE } });
-  }) as typeof fetch;
-}
 
 describe('ollama backend: a tool call, then a reply', () => {
   it('streams a tool call, sends the result back in Ollama shape, then streams the text', async () => {
@@ -260,7 +241,7 @@ describe('ollama backend: failures', () => {
   });
 
   it('a stream that stalls → timeout', async () => {
-    vi.stubGlobal('fetch', stallingFetch('{"model":"qwen3:8b","message":{"role":"assistant","content":"Hel"},"done":false}\n'));
+    vi.stubGlobal('fetch', stallingFetch('{"model":"qwen3:8b","message":{"role":"assistant","content":"Hel"},"done":false}\n', 'application/x-ndjson'));
     const started = Date.now();
     const err = await expectKind(model(300).generate(START, { tools: [] }), 'timeout');
     expect(Date.now() - started).toBeLessThan(2000);

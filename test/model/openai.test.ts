@@ -4,7 +4,7 @@ import { createModel } from '../../src/model/index.js';
 import { OpenAIModel } from '../../src/model/openai.js';
 import { ModelError } from '../../src/model/types.js';
 import type { ChatMessage, ModelErrorKind, ToolSpec } from '../../src/model/types.js';
-import { closedPortURL, startFakeLlm } from '../helpers/fake-llm.js';
+import { closedPortURL, stallingFetch, startFakeLlm } from '../helpers/fake-llm.js';
 import type { FakeLlm } from '../helpers/fake-llm.js';
 
 const RUN: ToolSpec = {
@@ -47,25 +47,6 @@ async function expectKind(p: Promise<unknown>, kind: ModelErrorKind): Promise<Mo
   throw new Error('expected the call to fail');
 }
 
-const CONTENT_TYPE = 'text/event-stream';
-
-/**
- * A fetch whose reply head and first chunk are already there when it resolves, then nothing more: the silence
- * timer can only fire after the head was read, however loaded the machine is (a real server's head can arrive after
- * a starved event loop runs its timers first, which made this case read as "did not answer").
- */
-function stallingFetch(first: string): typeof fetch {
-  return (async (_url: unknown, init?: RequestInit) => {
-    const signal = init?.signal ?? undefined;
-    const body = new ReadableStream<Uint8Array>({
-      start(c) {
-        c.enqueue(new TextEncoder().encode(first));
-        signal?.addEventListener('abort', () => c.error(signal.reason), { once: true });
-      },
-    });
-    return new Response(body, { status: 200, headers: { 'content-type': CONTENT_TYPE } });
-  }) as typeof fetch;
-}
 
 describe('openai backend: a tool call, then a reply', () => {
   it('joins streamed tool-call fragments, sends the result back in OpenAI shape, then streams the text', async () => {
@@ -270,7 +251,7 @@ describe('openai backend: failures', () => {
   });
 
   it('a stream that stalls → timeout', async () => {
-    vi.stubGlobal('fetch', stallingFetch('data: {"choices":[{"index":0,"delta":{"content":"Hel"}}]}\n\n'));
+    vi.stubGlobal('fetch', stallingFetch('data: {"choices":[{"index":0,"delta":{"content":"Hel"}}]}\n\n', 'text/event-stream'));
     const started = Date.now();
     await expectKind(model(300).generate(START, { tools: [] }), 'timeout');
     expect(Date.now() - started).toBeLessThan(2000);
