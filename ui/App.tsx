@@ -1,9 +1,10 @@
 // The chat: the transcript above (printed once, in <Static>), then the live part — the reply line being streamed,
 // a dialog or the spinner, the input line and the status line. The engine emits data; this renders it and answers
 // dialogs by id (style-anchors §3). Keys go to exactly one place at a time: the open dialog, else the input line.
-import { Box, Text, useApp, useInput, type Key } from 'ink';
+import { Box, Text, useApp, type Key } from 'ink';
 import React, { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { ApprovalDialog } from './ApprovalDialog.js';
+import { useKeys } from './use-keys.js';
 import type { DialogRequest, DialogResult, DialogStore } from './dialog-store.js';
 import type { ChatEngine } from './engine.js';
 import { draftKey, EMPTY_DRAFT, type DraftState } from './draft.js';
@@ -209,8 +210,11 @@ export function App({ engine, store, feed, bell, initial = [], quietMs = QUIET_M
   // Keys for the whole App. With a dialog open only Ctrl+C is the App's (the dialog takes the rest, and hands back
   // keys that were typing rather than answers: onStrayKey). Otherwise keys edit the input line — also during a
   // turn, as type-ahead.
-  useInput((input, key) => {
-    if (key.ctrl && input === 'c') return ctrlC();
+  useKeys((input, key) => {
+    if (key.ctrl && input === 'c') {
+      rhythm.typed();
+      return ctrlC();
+    }
     if (active) return;
     rhythm.typed();
     quitArmedAt.current = 0;

@@ -2,7 +2,8 @@
 // visible, the line it is part of (which part of how many, highlighted; whitespace runs collapsed and flagged), the
 // directory, level and reasons, what the answer is remembered as, and one key per answer. A command too long to show
 // is approved only after it has been seen whole (`v`). Focus starts on "no", so Enter alone refuses (peers.md §7: default focus on deny).
-import { Box, Text, useInput, useStdout, type Key } from 'ink';
+import { Box, Text, useStdout, type Key } from 'ink';
+import { useKeys } from './use-keys.js';
 import React, { useMemo, useRef, useState } from 'react';
 import { hasHidden, hasLongRun, visible } from '../src/display/visible.js';
 import type { ApprovalRequest, Scope } from '../src/escalation/types.js';
@@ -76,7 +77,7 @@ export function ApprovalDialog({ request, onAnswer, rhythm, onStrayKey, persistD
     onAnswer(choice === 'no' ? { kind: 'declined', reason: DECLINED_IN_CHAT } : { kind: 'approved', scope: choice });
   };
 
-  useInput((input, key) => {
+  useKeys((input, key, together) => {
     if (key.ctrl) return; // Ctrl+C and friends belong to the App
     if (viewingRef.current) {
       // Reading answers nothing: scrolling and going back need no pause (they still count as keys).
@@ -96,7 +97,7 @@ export function ApprovalDialog({ request, onAnswer, rhythm, onStrayKey, persistD
       return setFocus(focusRef.current + move);
     }
     // A chunk of several characters is a paste or keys typed together: never an answer.
-    const deliberate = guard.judge() && input.length <= 1;
+    const deliberate = guard.judge() && input.length <= 1 && !together;
     if (!deliberate) return onStrayKey?.(input, key);
     if (key.return) return choose(CHOICES[focusRef.current]!);
     if (key.escape) return choose('no');

@@ -1,6 +1,7 @@
 // The inquiry dialog (`ask_operator`, design.md §2): the model's question made visible in a labelled block, then a
 // text field — or, for a flat schema, one checked field per property. Enter sends, Esc declines.
-import { Box, Text, useInput, type Key } from 'ink';
+import { Box, Text, type Key } from 'ink';
+import { useKeys } from './use-keys.js';
 import React, { useMemo, useRef, useState } from 'react';
 import { INQUIRY_ANSWER_MAX_BYTES } from '../src/escalation/types.js';
 import type { DialogRequest, DialogResult } from './dialog-store.js';
@@ -67,10 +68,10 @@ export function InquiryDialog({ request, onAnswer, rhythm, onStrayKey }: Inquiry
     });
   };
 
-  useInput((input, key) => {
+  useKeys((input, key, together) => {
     if (key.ctrl && input === 'c') return; // the App's
     if (!engaged.current) {
-      if (!guard.judge() || input.length > 1) return onStrayKey?.(input, key);
+      if (!guard.judge() || input.length > 1 || together) return onStrayKey?.(input, key);
       engaged.current = true;
     } else keys.typed();
     const cur = ref.current;
