@@ -74,6 +74,17 @@ describe('KeyRhythm', () => {
     expect(k.deliberate(opened, 12_300)).toBe(true);
   });
 
+  it('after a pause in typing, a key counts from a quarter second after the dialog was drawn, not sooner', () => {
+    const k = new KeyRhythm(500);
+    k.typed(9_000); // Enter on the prompt; the person then waits for the model
+    const opened = 9_300;
+    expect(k.deliberate(opened, 9_500)).toBe(false); // 200 ms after the dialog appeared: not a reaction to it
+    expect(k.waitLeft(opened, 9_500)).toBe(500); // and that key itself restarts the wait
+    const k2 = new KeyRhythm(500);
+    k2.typed(9_000);
+    expect(k2.deliberate(opened, 9_600)).toBe(true); // 300 ms after it appeared, 600 ms after the last key
+  });
+
   it('a stall of the process counts as a key: a pause wisp did not see is no pause', () => {
     const k = new KeyRhythm(500);
     const opened = 10_000;
