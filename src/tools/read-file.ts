@@ -1,11 +1,12 @@
 // read_file: cleared by the rules as if it were `cat PATH` (so credentials are asked about), then paged.
-import { open, realpath, stat } from 'node:fs/promises';
-import { relative, resolve } from 'node:path';
+import { open, realpath, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, parse, relative, resolve } from 'node:path';
 import { z } from 'zod';
 import { analyzeLine, type LineAnalysis } from '../gate/analyze.js';
 import { canonicalPath } from '../gate/sandbox.js';
 import { maxLevel } from '../gate/types.js';
 import { isInside } from '../sandbox/contain.js';
+import { Dir, NoFollowError } from '../sandbox/no-follow.js';
 import { isSecretPath } from '../sandbox/secrets.js';
 import { shellQuote } from '../util/shell-quote.js';
 import { clearThroughGate } from './clear.js';
@@ -29,23 +30,51 @@ export const readFileTool: WispTool<typeof schema> = {
   example: 'What does README.md say about installation? Use read_file.',
   async run(args, ctx): Promise<ToolOutput> {
     const path = resolve(ctx.launchDir, args.path);
-    let real = path;
+    let real: string;
     try {
       real = await realpath(path);
-      if (!(await stat(real)).isFile()) return { content: `error: not a file: ${path}`, isError: true };
     } catch {
       return { content: `error: no such file: ${path}`, isError: true };
     }
-    // The gate sees both names, so a harmless-looking link to ~/.ssh/id_rsa is judged by where it points.
-    const line = real === path ? `cat ${shellQuote(path)}` : `cat ${shellQuote(path)} ${shellQuote(real)}`;
-    const analysis = withReadRules(analyzeLine(line, ctx.config, ctx.launchDir), readConcerns(path, real, ctx.launchDir, ctx.paths.home));
-    const decision = await clearThroughGate(ctx, { tool: 'read_file', subject: path, line, cwd: ctx.launchDir, analysis });
-    if (!decision.allowed) {
-      return { content: `error: read not approved: ${decision.reason}`, isError: true };
+    // Opened now, from / down without following a link (ADR 0043), and read later through this very handle: what is
+    // read is the file that was judged, whatever is renamed or linked in while the person is asked.
+    let opened: Awaited<ReturnType<typeof openNoFollow>>;
+    try {
+      opened = await openNoFollow(real);
+    } catch (err) {
+      if (err instanceof NoFollowError) return { content: `error: ${err.message}`, isError: true };
+      throw err;
     }
-    return { content: await readPage(real, args.offset ?? 1, args.limit ?? 200) };
+    if (!opened) return { content: `error: no such file: ${path}`, isError: true };
+    try {
+      // The gate sees both names, so a harmless-looking link to ~/.ssh/id_rsa is judged by where it points.
+      const line = real === path ? `cat ${shellQuote(path)}` : `cat ${shellQuote(path)} ${shellQuote(real)}`;
+      const concerns = readConcerns(path, real, ctx.launchDir, ctx.paths.home);
+      if (opened.id.nlink > 1n) concerns.push(HARD_LINKED);
+      const analysis = withReadRules(analyzeLine(line, ctx.config, ctx.launchDir), concerns);
+      const decision = await clearThroughGate(ctx, { tool: 'read_file', subject: path, line, cwd: ctx.launchDir, analysis });
+      if (!decision.allowed) {
+        return { content: `error: read not approved: ${decision.reason}`, isError: true };
+      }
+      return { content: await readPage(opened.handle, args.offset ?? 1, args.limit ?? 200, path) };
+    } finally {
+      await opened.handle.close();
+    }
   },
 };
+
+/** A file with several names may have one outside the project or one that marks a secret: its content is asked. */
+export const HARD_LINKED = 'the file has other names (hard links), which may be outside the project';
+
+/** Opens the canonical path `real` as a regular file, from / down, following no link. */
+async function openNoFollow(real: string): Promise<Awaited<ReturnType<Dir['openFile']>>> {
+  const dir = await Dir.open(parse(real).root, dirname(real));
+  try {
+    return await dir.openFile(basename(real));
+  } finally {
+    await dir.close();
+  }
+}
 
 /**
  * read_file runs in wisp's own process, outside the sandbox, so the containment's rules are checks here: a read
@@ -82,8 +111,8 @@ const LINE_KEEP_BYTES = READ_PAGE_BYTES * 2;
  * Lines from `offset`, numbered, stopping at `limit` lines or 4 KiB. Linear in the file's size whatever its shape:
  * bytes are scanned for newlines once, lines before `offset` are not kept, and of a long line only its head is.
  */
-export async function readPage(path: string, offset: number, limit: number): Promise<string> {
-  const handle = await open(path, 'r');
+export async function readPage(source: string | FileHandle, offset: number, limit: number, path = String(source)): Promise<string> {
+  const handle = typeof source === 'string' ? await open(source, 'r') : source;
   try {
     const chunk = Buffer.alloc(65536);
     let lineNo = 0;
@@ -140,6 +169,6 @@ export async function readPage(path: string, offset: number, limit: number): Pro
     if (lineNo < offset && lineNo > 0) return `error: the file has only ${lineNo} lines`;
     return out + '[end of file]';
   } finally {
-    await handle.close();
+    if (typeof source === 'string') await handle.close();
   }
 }
