@@ -1,17 +1,13 @@
 // The in-process backend (`-m llama:PATH.gguf`): llama.cpp through node-llama-cpp, on the CPU, no server.
 // node-llama-cpp is imported on the first call only, so no other command pays for it. The model file is loaded once per
 // process and shared; every conversation (fork) gets its own context sequence, and its calls run one at a time.
-import type {
-  ChatHistoryItem,
-  ChatModelFunctionCall,
-  ChatModelFunctions,
-  ChatModelResponse,
-  LlamaChat,
-  LlamaModel as NativeModel,
-} from 'node-llama-cpp';
-import { toGrammarSchema } from './llama-schema.js';
+// The prompt is the model's own chat template rendered with the tools; the reply is plain generation, and tool calls
+// are read out of its text (tool-call-text.ts). No grammar is forced on the model (ADR 0049).
+import type { LlamaCompletion, LlamaModel as NativeModel, Token } from 'node-llama-cpp';
+import type { ChatTemplate, PromptPiece } from './chat-template.js';
+import { ReplySplitter } from './tool-call-text.js';
 import { ModelError } from './types.js';
-import type { ChatMessage, GenerateOptions, LanguageModel, ModelReply, ToolCall, ToolSpec } from './types.js';
+import type { ChatMessage, GenerateOptions, LanguageModel, ModelReply, ToolCall } from './types.js';
 import { aborted } from './wire.js';
 
 export interface LlamaOptions {
@@ -29,7 +25,7 @@ export interface LlamaOptions {
   loadTimeoutMs: number;
 }
 
-type Loaded = { model: NativeModel; lib: typeof import('node-llama-cpp') };
+type Loaded = { model: NativeModel; lib: typeof import('node-llama-cpp'); template: ChatTemplate };
 
 /** One load per file per process. A failed load is forgotten, so a later call may try again. */
 const loads = new Map<string, Promise<Loaded>>();
@@ -67,7 +63,23 @@ async function loadOnce(path: string, timeoutMs: number): Promise<Loaded> {
         // CPU only and never a build or a download (ADR 0032); llama.cpp's own chatter stays quiet.
         const llama = await lib.getLlama({ gpu: false, build: 'never', logLevel: lib.LlamaLogLevel.error, usePrebuiltBinaries: true });
         const model = await llama.loadModel({ modelPath: path });
-        return { model, lib };
+        const { ChatTemplate } = await import('./chat-template.js');
+        const source = model.fileInfo.metadata.tokenizer?.chat_template;
+        let template: ChatTemplate;
+        try {
+          template = new ChatTemplate(typeof source === 'string' ? source : undefined, {
+            ...(model.tokens.bosString ? { bos: model.tokens.bosString } : {}),
+            ...(model.tokens.eosString ? { eos: model.tokens.eosString } : {}),
+          });
+        } catch (err) {
+          await model.dispose();
+          throw new ModelError(
+            'bad-reply',
+            `The chat template in ${path} cannot be read: ${err instanceof Error ? err.message : String(err)}`,
+            'Run this model behind llama-server --jinja --chat-template-file FILE, or use another model file',
+          );
+        }
+        return { model, lib, template };
       })(),
       timeout,
     ]);
@@ -80,49 +92,31 @@ async function loadOnce(path: string, timeoutMs: number): Promise<Loaded> {
   }
 }
 
-/** wisp's messages as node-llama-cpp's chat history: tool results ride on the call they answer. */
-export function toLlamaHistory(messages: ChatMessage[], tools: ToolSpec[]): ChatHistoryItem[] {
-  const history: ChatHistoryItem[] = [];
-  const results = new Map<string, string>();
-  for (const m of messages) if (m.role === 'tool') results.set(m.toolCallId, m.content);
-  const descriptions = new Map(tools.map((t) => [t.name, t.description]));
-  for (const m of messages) {
-    switch (m.role) {
-      case 'system':
-        history.push({ type: 'system', text: m.content });
-        break;
-      case 'user':
-        history.push({ type: 'user', text: m.content });
-        break;
-      case 'assistant': {
-        const response: ChatModelResponse['response'] = [];
-        if (m.content) response.push(m.content);
-        for (const c of m.toolCalls ?? []) {
-          const call: ChatModelFunctionCall = {
-            type: 'functionCall',
-            name: c.name,
-            params: c.arguments,
-            result: results.get(c.id) ?? '(no result)',
-          };
-          const description = descriptions.get(c.name);
-          if (description) call.description = description;
-          response.push(call);
-        }
-        history.push({ type: 'model', response });
-        break;
-      }
-      case 'tool':
-        break; // carried on its call above
-    }
-  }
-  // The model continues a response it started (after tool results) or begins a new one.
-  if (history.at(-1)?.type !== 'model') history.push({ type: 'model', response: [] });
-  return history;
+/**
+ * The prompt's tokens. The template's text is read with special tokens; conversation content is too, unless reading it
+ * that way would make a control token out of it (`<|im_start|>` in a file the model read): then every piece is
+ * tokenized on its own and content never yields a special token. The common case keeps llama-server's exact tokens.
+ */
+export function tokenizePrompt(model: Pick<NativeModel, 'tokenize'>, pieces: PromptPiece[]): Token[] {
+  const forged = pieces.some((p) => !p.trusted && !sameTokens(model.tokenize(p.text, true), model.tokenize(p.text, false)));
+  if (!forged) return model.tokenize(pieces.map((p) => p.text).join(''), true);
+  return pieces.flatMap((p) => model.tokenize(p.text, p.trusted));
+}
+
+function sameTokens(a: readonly Token[], b: readonly Token[]): boolean {
+  return a.length === b.length && a.every((t, i) => t === b[i]);
+}
+
+interface Session {
+  model: NativeModel;
+  template: ChatTemplate;
+  completion: LlamaCompletion;
+  contextSize: number;
 }
 
 export class LlamaModel implements LanguageModel {
   readonly id: string;
-  private chat: Promise<LlamaChat> | undefined;
+  private sessionP: Promise<Session> | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   private calls = 0;
 
@@ -142,73 +136,91 @@ export class LlamaModel implements LanguageModel {
     return run;
   }
 
-  private async session(): Promise<LlamaChat> {
-    if (!this.chat) {
-      this.chat = (async () => {
-        const { model, lib } = await loadShared(this.options.path, this.options.loadTimeoutMs);
+  private async session(): Promise<Session> {
+    if (!this.sessionP) {
+      this.sessionP = (async () => {
+        const { model, lib, template } = await loadShared(this.options.path, this.options.loadTimeoutMs);
         const contextSize = Math.min(this.options.contextSize, model.trainContextSize || this.options.contextSize);
         const context = await model.createContext({
           contextSize,
           sequences: 1,
           ...(this.options.threads > 0 ? { threads: this.options.threads } : {}),
         });
-        return new lib.LlamaChat({ contextSequence: context.getSequence(), autoDisposeSequence: true });
+        // The sequence keeps what it evaluated: the next call re-reads only what changed after the common prefix.
+        const completion = new lib.LlamaCompletion({ contextSequence: context.getSequence() });
+        return { model, template, completion, contextSize: context.contextSize };
       })();
-      this.chat.catch(() => {
-        this.chat = undefined;
+      this.sessionP.catch(() => {
+        this.sessionP = undefined;
       });
     }
-    return this.chat;
+    return this.sessionP;
   }
 
   private async generateNow(messages: ChatMessage[], opts: GenerateOptions): Promise<ModelReply> {
     if (opts.signal?.aborted) throw aborted(opts.signal);
-    const chat = await this.session();
+    const s = await this.session();
     if (opts.signal?.aborted) throw aborted(opts.signal);
-    const functions: ChatModelFunctions = Object.fromEntries(
-      opts.tools.map((t) => [t.name, { description: t.description, params: toGrammarSchema(t.parameters) as never }]),
-    );
-    const history = toLlamaHistory(messages, opts.tools);
-    let text = '';
+    if (opts.tools.length > 0 && !s.template.callsAsBlocks) {
+      throw new ModelError(
+        'rejected',
+        `The chat template of ${this.options.path} has no tool-call syntax wisp reads in-process (<tool_call> blocks)`,
+        'Run it with --no-tools, or behind llama-server --jinja (-m openai:NAME), which knows more call formats',
+      );
+    }
+    let pieces: PromptPiece[];
+    try {
+      pieces = s.template.render(messages, opts.tools);
+    } catch (err) {
+      throw new ModelError(
+        'rejected',
+        `The model's chat template refused this conversation: ${err instanceof Error ? err.message : String(err)}`,
+        'Start a new conversation; if it repeats, run the model behind llama-server --jinja',
+        { cause: err },
+      );
+    }
+    const tokens = tokenizePrompt(s.model, pieces);
+    // One token for the beginning of sequence and one kept free: node-llama-cpp would otherwise drop the start of the
+    // prompt (the system message) to make it fit, silently.
+    const room = s.contextSize - 2 - tokens.length;
+    if (room < 1) {
+      throw new ModelError(
+        'rejected',
+        `The conversation (${tokens.length} tokens) does not fit the model's context (${s.contextSize} tokens)`,
+        'Raise models.contextSize (wisp config set models.contextSize 16384), or start a new conversation',
+      );
+    }
+    const maxTokens = Math.min(this.options.maxTokens, room);
+    const split = new ReplySplitter({
+      ...(opts.onText ? { onText: opts.onText } : {}),
+      ...(opts.onThinking ? { onThinking: opts.onThinking } : {}),
+    });
+    let generated = 0;
     let result;
     try {
-      result = await chat.generateResponse(history, {
-        ...(opts.tools.length > 0 ? { functions } : {}),
-        maxTokens: this.options.maxTokens,
+      result = await s.completion.generateCompletionWithMeta(tokens, {
+        maxTokens,
         ...(opts.signal ? { signal: opts.signal } : {}),
         stopOnAbortSignal: false,
-        onTextChunk: (chunk: string) => {
-          text += chunk;
-          opts.onText?.(chunk);
+        disableContextShift: true,
+        contextShiftSize: 1,
+        onToken: (t) => {
+          generated += t.length;
         },
-        onResponseChunk: (chunk) => {
-          if (chunk.type === 'segment' && chunk.segmentType === 'thought' && chunk.text) opts.onThinking?.(chunk.text);
-        },
+        onTextChunk: (chunk) => split.push(chunk),
       });
     } catch (err) {
       if (opts.signal?.aborted) throw aborted(opts.signal, err);
       const message = err instanceof Error ? err.message : String(err);
-      if (/context|too long|exceed/i.test(message)) {
-        throw new ModelError(
-          'rejected',
-          `The conversation does not fit the model's context (${message})`,
-          'Raise models.contextSize (wisp config set models.contextSize 16384), or start a new conversation',
-          { cause: err },
-        );
-      }
       throw new ModelError('server', `llama.cpp failed while answering: ${message}`, 'Try again; if it repeats, try another model file', { cause: err });
     }
-    const toolCalls: ToolCall[] = (result.functionCalls ?? []).map((c) => ({
-      id: `call_${++this.calls}`,
-      name: c.functionName,
-      arguments: c.params === undefined ? {} : c.params,
-    }));
-    const stop = result.metadata.stopReason;
-    const reply: ModelReply = {
-      text: text || (toolCalls.length === 0 ? result.response : ''),
+    const reply = split.finish();
+    const toolCalls: ToolCall[] = reply.calls.map((c) => ({ id: `call_${++this.calls}`, name: c.name, arguments: c.arguments }));
+    return {
+      text: reply.text,
       toolCalls,
-      finishReason: stop === 'maxTokens' ? 'length' : stop === 'functionCalls' ? 'tool_calls' : 'stop',
+      usage: { promptTokens: tokens.length, completionTokens: generated },
+      finishReason: result.metadata.stopReason === 'maxTokens' ? 'length' : toolCalls.length > 0 ? 'tool_calls' : 'stop',
     };
-    return reply;
   }
 }
