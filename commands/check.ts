@@ -74,24 +74,26 @@ export async function runCheck(line: string, flags: CheckFlags): Promise<void> {
   }
   if (!isDir) throw new UsageError(`working directory does not exist: ${cwd}`);
 
-  // Start-up matters here (docs/performance.md, ADR 0012): the parser's wasm compiles in the background while the
-  // config loads, and the config loader skips zod when there is no config file. A one-shot process keeps the wasm on
-  // V8's baseline compiler: one pipeline or heredoc is enough for V8 to start optimising the grammar's lexer in the
-  // background, about a second of CPU that the process would then wait for before it could exit.
-  const { initParser, parserReady: parserLoaded } = await import('../src/gate/parse.js');
-  if (!parserLoaded()) setFlagsFromString('--liftoff-only');
-  const parserReady = initParser();
-  parserReady.catch(() => {}); // awaited below; a failure is reported there
-  const [{ loadConfigQuick }, { wispHome }, { analyzeLine, decisionFor }] = await Promise.all([
+  // Start-up matters here (docs/performance.md, ADRs 0012 and 0040). A line of plain words (`ls`, `git status`) is
+  // decided without loading the parser at all; any other line loads it and is decided again from the start, with the
+  // same answer the gate gives. The config loader skips zod when there is no config file. A one-shot process keeps
+  // the wasm on V8's baseline compiler: one pipeline or heredoc is enough for V8 to start optimising the grammar's
+  // lexer in the background, about a second of CPU that the process would then wait for before it could exit.
+  const [{ initParser, isPlainLine, parserReady: parserLoaded, withoutParser }, { loadConfigQuick }, { wispHome }, { analyzeLine, decisionFor }] = await Promise.all([
+    import('../src/gate/parse.js'),
     import('../src/config/quick.js'),
     import('../src/paths.js'),
     import('../src/gate/analyze.js'),
   ]);
+  const loadParser = (): Promise<void> => {
+    if (!parserLoaded()) setFlagsFromString('--liftoff-only');
+    return initParser();
+  };
+  // A line that is not plain words needs the parser: its wasm then compiles while the config loads.
+  if (!isPlainLine(line)) loadParser().catch(() => {}); // a failure is reported where it is awaited again
   const loaded = await loadConfigQuick({ home: wispHome(), cwd });
   for (const w of loaded.warnings) process.stderr.write(`wisp: warning: ${w}\n`);
-  await parserReady;
-
-  const analysis = analyzeLine(line, loaded.config, cwd);
+  const analysis = await withoutParser(() => analyzeLine(line, loaded.config, cwd), loadParser);
   const threshold: Threshold = loaded.config.approval.threshold;
   let result = toCheckResult(analysis, decisionFor(analysis, threshold));
   if (flags.withStore && result.decision === 'ask') result = await withStoredApprovals(result, cwd, threshold);

@@ -5,7 +5,7 @@
 // to their basename and also read with expansions dropped (`sudo$IFS`) and braces expanded (`{sudo,}`), and paths are
 // normalised (`/tmp/..` is `/`). Over-reading only adds refusals, so every reading is generous (ADR 0018).
 import { posix } from 'node:path';
-import { parseLine, parserReady } from './parse.js';
+import { canParse, parseLine, ParserNotReady } from './parse.js';
 import type { Part } from './types.js';
 import { basename, roughSegments } from './words.js';
 import { resolveCommand } from './wrappers.js';
@@ -192,7 +192,7 @@ function commandsOf(part: Part): Cmd[] {
   const nested = (source: string, depth: number): void => {
     if (source.trim() === '' || depth >= MAX_NESTING) return;
     // Long strings are read roughly: a full parse of each could multiply the line's parse budget (ADR 0019).
-    if (parserReady() && source.length <= 1024) {
+    if (canParse() && source.length <= 1024) {
       for (const p of parseLine(source).parts) {
         for (const list of p.unparsed ? roughSegments(p.text) : [[...p.words]]) visit(list, depth + 1);
       }
@@ -509,6 +509,7 @@ export function builtinDeny(line: string, parts: readonly Part[]): DenyHit | und
     }
     return undefined;
   } catch (err) {
+    if (err instanceof ParserNotReady) throw err; // withoutParser loads the parser and asks again (ADR 0040)
     return { name: 'internal-error', sentence: `could not be checked against the deny list (${err instanceof Error ? err.message : String(err)})`, part: line };
   }
 }

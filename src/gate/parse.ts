@@ -37,6 +37,86 @@ export function parserReady(): boolean {
   return parser !== undefined;
 }
 
+/**
+ * Thrown (instead of turning the text into an `unparsed` part) when a text needs tree-sitter while the parser is not
+ * loaded and `withoutParser` is running: the caller loads the parser and starts over (ADR 0040).
+ */
+export class ParserNotReady extends Error {
+  constructor() {
+    super('the shell parser is not initialised: await initParser() before parseLine()');
+  }
+}
+
+/** While true, parsing without a loaded parser throws ParserNotReady for texts the plain-word path does not take. */
+let lazy = false;
+/** Tests switch the plain-word path off to compare it with tree-sitter (test/fuzz/plain-words.fuzz.test.ts). */
+let plainPathOn = true;
+
+/** Whether text can be parsed now: the parser is loaded, or `withoutParser` runs (texts needing it then throw). */
+export function canParse(): boolean {
+  return parser !== undefined || lazy;
+}
+
+/**
+ * Runs `fn` where parsing plain-word texts needs no parser (`wisp check -- ls`, ADR 0040). When `fn` reaches a text
+ * that does need it, ParserNotReady escapes and the parser is loaded and `fn` run again from the start: the answer is
+ * always the one the parser-backed path gives.
+ */
+export async function withoutParser<T>(fn: () => T, load: () => Promise<void> = initParser): Promise<T> {
+  if (!parser) {
+    lazy = true;
+    try {
+      return fn();
+    } catch (err) {
+      if (!(err instanceof ParserNotReady)) throw err;
+    } finally {
+      lazy = false;
+    }
+    await load();
+  }
+  return fn();
+}
+
+/** Runs `fn` with the plain-word path switched off: every text goes through tree-sitter. For the differential test. */
+export function treeSitterOnly<T>(fn: () => T): T {
+  const before = plainPathOn;
+  plainPathOn = false;
+  try {
+    return fn();
+  } finally {
+    plainPathOn = before;
+  }
+}
+
+// The plain-word path (ADR 0040). A text of nothing but plain words — a small character set, no quotes, escapes,
+// expansions, globs, operators, comments or newlines — is one simple command whose words are its blank-separated
+// pieces, as tree-sitter reads it. A differential fuzz test (test/fuzz/plain-words.fuzz.test.ts, and many more lines
+// in test:stress) keeps the two paths identical. Where tree-sitter-bash reads such text otherwise (a reserved word or
+// declaration first, a program name starting with `-` or holding `@`/`%`/`=`/`+`/`:`, a word starting with `=`, `+:`), the text takes the
+// tree-sitter path.
+const PLAIN_TEXT = /^[ \t]*[A-Za-z0-9_./][A-Za-z0-9_./-]*(?:[ \t]+[A-Za-z0-9_./,:@%+=-]+)*[ \t]*$/;
+const NOT_PLAIN_NAME = new Set([
+  'if', 'then', 'else', 'elif', 'fi', 'for', 'while', 'until', 'do', 'done', 'case', 'esac', 'in', 'function', 'select',
+  'time', 'coproc', 'declare', 'typeset', 'export', 'readonly', 'local', 'unset', 'unsetenv',
+]);
+
+/** Whether the plain-word path reads `line` itself (what it runs may still need the parser). */
+export function isPlainLine(line: string): boolean {
+  return plainWords(line) !== undefined;
+}
+
+/** The words of `src` when the plain-word path can read it, else undefined. */
+function plainWords(src: string): string[] | undefined {
+  if (!plainPathOn || src.length > BOUNDED_LENGTH || !PLAIN_TEXT.test(src)) return undefined;
+  const words = src.split(/[ \t]+/).filter((w) => w !== '');
+  if (NOT_PLAIN_NAME.has(words[0]!)) return undefined;
+  for (let i = 1; i < words.length; i++) {
+    const w = words[i]!;
+    if (w.startsWith('=') || w.includes('+:')) return undefined;
+  }
+  return words;
+}
+
 type Origin = Part['origin'];
 
 interface Ctx {
@@ -108,12 +188,13 @@ function boundedParse(p: TsParser, src: string): ReturnType<TsParser['parse']> {
 
 /** Parses one line into its parts. Synchronous; needs `initParser()` first. Never throws on any input once ready. */
 export function parseLine(line: string): ParsedLine {
-  if (!parser) throw new Error('the shell parser is not initialised: await initParser() before parseLine()');
+  if (!parser && !lazy) throw new ParserNotReady();
   deadline = performance.now() + PARSE_BUDGET_MS;
   const parts: Part[] = [];
   try {
     parseSource(line, { depth: 0, origin: 'line', redirects: [] }, parts);
-  } catch {
+  } catch (err) {
+    if (err instanceof ParserNotReady) throw err;
     // Any surprise inside the walk: keep the whole line as one unreadable part (fail closed).
     parts.length = 0;
     parts.push(unparsedPart(line));
@@ -142,7 +223,13 @@ function parseSource(source: string, ctx: Ctx, out: Part[]): void {
     out.push(unparsedPart(source));
     return;
   }
-  const p = parser!;
+  const plain = plainWords(source);
+  if (plain) {
+    visitPlain(source, plain, ctx, out);
+    return;
+  }
+  if (!parser) throw new ParserNotReady();
+  const p = parser;
   const src = joinContinuations(p, source);
   const tree = boundedParse(p, src);
   if (!tree) {
@@ -569,6 +656,23 @@ function visitCommand(c: Collector, cmd: TsNode, ctx: Ctx, outerRedirects: reado
   for (const r of redirectNodes) {
     if (r.type === 'heredoc_redirect' && !outerRedirects.includes(r)) visitHeredocTail(c, r, ctx, cmd);
   }
+}
+
+/** A plain-word text: the one part visitCommand makes of such a command, then the bodies its program runs. */
+function visitPlain(source: string, words: string[], ctx: Ctx, out: Part[]): void {
+  const c = new Collector(source, true);
+  const shapes: WordShape[] = words.map(() => 'literal');
+  c.parts.push({
+    text: source.trim(),
+    words,
+    shapes,
+    redirects: [...ctx.redirects],
+    origin: ctx.origin,
+    ...(ctx.keyword ? { keyword: ctx.keyword } : {}),
+    ...(ctx.pipeline ? { pipeline: ctx.pipeline.text, pipeStage: ctx.pipeline.stage } : {}),
+  });
+  emitNestedScripts(c, words, [], ctx);
+  out.push(...c.parts);
 }
 
 function heredocQuoted(r: TsNode): boolean {
