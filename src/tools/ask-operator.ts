@@ -53,6 +53,7 @@ export const askOperatorTool: WispTool<typeof schema> = {
       },
     };
     let outcome: EscalationOutcome;
+    let failed = false;
     try {
       outcome = await ctx.channel.raise(
         {
@@ -62,21 +63,26 @@ export const askOperatorTool: WispTool<typeof schema> = {
         raiseCtx,
       );
     } catch (err) {
+      failed = true;
       outcome = { kind: 'declined', reason: `inquiry request failed: ${err instanceof Error ? err.message : String(err)}` };
     }
     if (outcome.kind === 'answered') outcome = { ...outcome, text: capAnswer(outcome.text) };
     if (outcome.kind === 'pending') ctx.pendingInquiries?.attachToolCall(outcome.id, ctx.toolCallId);
-    return settleInquiry(ctx, args.question, escalationId, channel, outcome);
+    return settleInquiry(ctx, args.question, escalationId, channel, outcome, failed ? 'failed' : undefined);
   },
 };
 
-/** Audits the outcome, records it in the receipt and words it for the model. Also used for redeemed answers. */
+/**
+ * Audits the outcome, records it in the receipt and words it for the model. Also used for redeemed answers.
+ * `cause: 'failed'` marks a decline that no one gave: the request itself failed.
+ */
 export function settleInquiry(
   ctx: ToolContext,
   question: string,
   escalationId: string,
   channel: ChannelName,
   outcome: EscalationOutcome,
+  cause?: 'failed',
 ): ToolOutput {
   const base = { channel, escalationId };
   switch (outcome.kind) {
@@ -93,7 +99,14 @@ export function settleInquiry(
     }
     case 'declined': {
       ctx.audit.write('inquiry.decided', { ...base, decision: 'declined', reason: outcome.reason }, ctx.ctx);
-      ctx.audit.write('escalation.settled', { ...base, verb: 'inquiry', outcome: channel === 'deny' || channel === 'auto' ? 'refused' : 'answered' }, ctx.ctx);
+      // Only a person's no is an answer: a withdrawn question (Ctrl-C, a cancelled call) is abandoned, and no
+      // operator (deny, --yes) or a failed request is a refusal. Decided by what happened, not by the reason's words.
+      const settled = ctx.signal?.aborted === true
+        ? 'abandoned'
+        : cause === 'failed' || channel === 'deny' || channel === 'auto'
+          ? 'refused'
+          : 'answered';
+      ctx.audit.write('escalation.settled', { ...base, verb: 'inquiry', outcome: settled, reason: outcome.reason }, ctx.ctx);
       ctx.receipt.inquiries.push({ question, outcome: 'declined', channel, escalationId });
       ctx.onEvent?.({ type: 'inquiry', question, outcome: 'declined' });
       return { content: `The operator did not answer: ${outcome.reason}. Carry on without it, and say what you assumed.` };
