@@ -12,7 +12,7 @@ import { SessionEngine, type SandboxState } from '../ui/engine.js';
 import { Feed } from '../ui/feed.js';
 import { QueueWatch } from '../ui/queue-watch.js';
 import { TerminalChannel } from '../ui/terminal-channel.js';
-import type { EntryBody } from '../ui/transcript.js';
+import type { EntryBody } from '../ui/transcript-entries.js';
 import type { ChatFlags } from './chat.js';
 import { resolveChannel } from './options.js';
 

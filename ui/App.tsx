@@ -15,7 +15,7 @@ import { isSlash } from './slash.js';
 import { Spinner } from './Spinner.js';
 import { StatusLine } from './StatusLine.js';
 import { shownLine, Transcript } from './Transcript.js';
-import { entriesForEvent, ReplyLines, type Entry, type EntryBody } from './transcript.js';
+import { entriesForEvent, ReplyLines, type Entry, type EntryBody } from './transcript-entries.js';
 
 /** Entries that come from outside the App (the queue watcher, start-up warnings). */
 export interface TranscriptFeed {

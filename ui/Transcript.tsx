@@ -3,7 +3,7 @@
 import { Box, Static, Text } from 'ink';
 import React from 'react';
 import { visible } from '../src/display/visible.js';
-import type { Entry } from './transcript.js';
+import type { Entry } from './transcript-entries.js';
 
 export interface TranscriptProps {
   readonly entries: readonly Entry[];

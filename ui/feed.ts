@@ -1,7 +1,7 @@
 // Entries for the transcript from outside the App (the queue watcher, the session's warnings). Entries sent
 // before the App subscribes are kept and delivered on subscription, so nothing said at start-up is lost.
 import type { TranscriptFeed } from './App.js';
-import type { EntryBody } from './transcript.js';
+import type { EntryBody } from './transcript-entries.js';
 
 export class Feed implements TranscriptFeed {
   private readonly listeners = new Set<(entry: EntryBody) => void>();

@@ -8,7 +8,7 @@ import type { Fate } from '../src/escalation/queue-protocol.js';
 import { processAlive, type QueueRequest } from '../src/escalation/queue-files.js';
 import type { WispPaths } from '../src/paths.js';
 import type { DialogBody, DialogResult, DialogStore } from './dialog-store.js';
-import { remoteEntry, remoteOutcome, type EntryBody } from './transcript.js';
+import { remoteEntry, remoteOutcome, type EntryBody } from './transcript-entries.js';
 
 export interface QueueWatchOptions {
   readonly paths: WispPaths;

@@ -27,7 +27,7 @@ import type { DialogRequest } from '../../ui/dialog-store.js';
 import { InquiryDialog } from '../../ui/InquiryDialog.js';
 import { StatusLine } from '../../ui/StatusLine.js';
 import { Transcript } from '../../ui/Transcript.js';
-import type { Entry } from '../../ui/transcript.js';
+import type { Entry } from '../../ui/transcript-entries.js';
 import { run, say, ask, startHarness, waitFor, type Harness } from '../mcp/helpers.js';
 import { firstRaw, HOSTILE, withoutStyles, type HostileSample } from './hostile.js';
 

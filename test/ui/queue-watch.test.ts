@@ -8,7 +8,7 @@ import type { Escalation, EscalationOutcome } from '../../src/escalation/types.j
 import { wispPaths, type WispPaths } from '../../src/paths.js';
 import { DialogStore } from '../../ui/dialog-store.js';
 import { ANSWERED_ELSEWHERE, QueueWatch } from '../../ui/queue-watch.js';
-import type { EntryBody } from '../../ui/transcript.js';
+import type { EntryBody } from '../../ui/transcript-entries.js';
 
 let dir: string;
 let paths: WispPaths;

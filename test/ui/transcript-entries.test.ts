@@ -1,7 +1,7 @@
 // The result line of a multi-part command names each part with its outcome (issue 14 point 5).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initParser } from '../../src/gate/parse.js';
-import { entriesForEvent } from '../../ui/transcript.js';
+import { entriesForEvent } from '../../ui/transcript-entries.js';
 
 beforeAll(async () => {
   await initParser();

@@ -1,5 +1,6 @@
 // What the transcript holds: plain data, appended once and never changed (it is drawn in Ink's <Static>). Turning
 // a ToolEvent or a dialog's ending into entries happens here; drawing (and visible()) happens in Transcript.tsx.
+// Not named transcript.ts: on a case-insensitive file system (macOS) both would build to one dist/ui/transcript.js.
 import { parseLine, parserReady } from '../src/gate/parse.js';
 import type { ToolEvent } from '../src/tools/types.js';
 import type { DialogRequest, DialogResult } from './dialog-store.js';
