@@ -5,11 +5,13 @@ import { loadConfig } from '../src/config/load.js';
 import { initParser } from '../src/gate/parse.js';
 import { detectSandbox } from '../src/gate/sandbox.js';
 import { wispHome } from '../src/paths.js';
+import { historyFile, PromptHistory } from '../src/session/prompt-history.js';
 import { openSession } from '../src/session/session.js';
 import { App } from '../ui/App.js';
 import { DialogStore } from '../ui/dialog-store.js';
 import { SessionEngine, type SandboxState } from '../ui/engine.js';
 import { Feed } from '../ui/feed.js';
+import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON } from '../ui/use-keys.js';
 import { QueueWatch } from '../ui/queue-watch.js';
 import { TerminalChannel } from '../ui/terminal-channel.js';
 import type { EntryBody } from '../ui/transcript-entries.js';
@@ -62,13 +64,24 @@ export async function runChat(flags: ChatFlags): Promise<number> {
       },
       ...notes,
     ];
-    const instance = render(<App engine={engine} store={store} feed={feed} initial={initial} />, { exitOnCtrlC: false });
+    const history = PromptHistory.load(historyFile(home));
+    if (history.warning) initial.push({ kind: 'error', text: history.warning });
+    // Bracketed paste: the terminal marks pasted text, so a paste is kept as text (its line breaks too) and never
+    // taken as keys (ui/use-keys.ts). Turned off again however the chat ends.
+    const pasteOff = () => {
+      if (process.stdout.isTTY) process.stdout.write(BRACKETED_PASTE_OFF);
+    };
+    if (process.stdout.isTTY) process.stdout.write(BRACKETED_PASTE_ON);
+    process.once('exit', pasteOff);
+    const instance = render(<App engine={engine} store={store} feed={feed} initial={initial} history={history} />, { exitOnCtrlC: false });
     watch.start();
     try {
       await instance.waitUntilExit();
     } finally {
       watch.stop();
       store.closeAll();
+      pasteOff();
+      process.removeListener('exit', pasteOff);
     }
     session.end('done');
     return 0;

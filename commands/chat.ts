@@ -24,7 +24,9 @@ export function register(program: Command): void {
     .addHelpText(
       'after',
       '\nIn the chat: /help lists the slash commands. Approval dialog keys: y once, s session, p project, a always,\n' +
-        'n no (Enter alone is no). Requests from other wisp processes (the queue) show up here too.\n\n' +
+        'n no (Enter alone is no). Requests from other wisp processes (the queue) show up here too.\n' +
+        'Input: Enter sends, Alt+Enter or \\ then Enter begins a new line, ↑/↓ and Ctrl+R recall earlier prompts\n' +
+        '(kept in $WISP_HOME/history; a prompt that starts with a space is not kept), Ctrl+L redraws, /clear starts afresh.\n\n' +
         'Examples:\n  wisp chat\n  wisp chat -m openai:local --tool run_command',
     )
     .action(async (flags: ChatFlags) => {

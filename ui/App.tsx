@@ -1,15 +1,16 @@
 // The chat: the transcript above (printed once, in <Static>), then the live part — the reply line being streamed,
 // a dialog or the spinner, the input line and the status line. The engine emits data; this renders it and answers
 // dialogs by id (style-anchors §3). Keys go to exactly one place at a time: the open dialog, else the input line.
-import { Box, Text, useApp, type Key } from 'ink';
+import { Box, Text, useApp, useStdout, type Key } from 'ink';
 import React, { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { ApprovalDialog } from './ApprovalDialog.js';
 import { useKeys } from './use-keys.js';
 import type { DialogRequest, DialogResult, DialogStore } from './dialog-store.js';
 import type { ChatEngine } from './engine.js';
-import { draftKey, EMPTY_DRAFT, type DraftState } from './draft.js';
+import { draftKey, draftPaste, EMPTY_DRAFT, type DraftState } from './draft.js';
 import { InquiryDialog } from './InquiryDialog.js';
 import { KeyRhythm, QUIET_MS } from './key-rhythm.js';
+import { PromptHistory } from '../src/session/prompt-history.js';
 import { PromptInput } from './PromptInput.js';
 import { isSlash } from './slash.js';
 import { Spinner } from './Spinner.js';
@@ -37,18 +38,25 @@ export interface AppProps {
   readonly quietMs?: number;
   /** Called when the person quits (after Ink unmounts). */
   readonly onQuit?: () => void;
+  /** Earlier prompts for ↑/↓ and Ctrl+R, and where new ones are kept. @default this chat's, in memory */
+  readonly history?: PromptHistory;
 }
+
+/** Erase the screen and put the cursor at the top (Ctrl+L, /clear). */
+export const CLEAR_SCREEN = '\x1b[2J\x1b[H';
 
 /** How long a first Ctrl+C on an empty line waits for the second. */
 export const QUIT_WINDOW_MS = 2000;
 
-export function App({ engine, store, feed, bell, initial = [], quietMs = QUIET_MS, onQuit }: AppProps): React.ReactElement {
+export function App({ engine, store, feed, bell, initial = [], quietMs = QUIET_MS, onQuit, history: kept }: AppProps): React.ReactElement {
   const { exit } = useApp();
+  const { write: writeOut } = useStdout();
   const nextId = useRef(0);
   const [entries, setEntries] = useState<Entry[]>(() => initial.map((e) => ({ ...e, id: nextId.current++ })));
   const [partial, setPartial] = useState('');
   const [busy, setBusy] = useState(false);
-  const [history, setHistory] = useState<string[]>([]);
+  const [prompts] = useState(() => kept ?? PromptHistory.memory());
+  const [history, setHistory] = useState<readonly string[]>(() => [...prompts.entries()]);
   const [info, setInfo] = useState(() => engine.info());
   const [notice, setNotice] = useState<string | undefined>(undefined);
   const abortRef = useRef<AbortController | undefined>(undefined);
@@ -145,7 +153,9 @@ export function App({ engine, store, feed, bell, initial = [], quietMs = QUIET_M
 
   const submit = useCallback(
     (text: string) => {
-      setHistory((h) => (h[h.length - 1] === text ? h : [...h, text]));
+      const problem = prompts.add(text);
+      setHistory([...prompts.entries()]);
+      if (problem) append({ kind: 'error', text: problem });
       if (isSlash(text)) {
         append({ kind: 'prompt', text });
         let result: ReturnType<ChatEngine['slash']>;
@@ -155,6 +165,12 @@ export function App({ engine, store, feed, bell, initial = [], quietMs = QUIET_M
           result = { kind: 'error', text: err instanceof Error ? err.message : String(err) };
         }
         if (result.kind === 'quit') return quit();
+        if (result.kind === 'clear') {
+          writeOut(CLEAR_SCREEN);
+          append({ kind: 'info', text: result.text });
+          setInfo(engine.info());
+          return;
+        }
         append(result.kind === 'print' ? { kind: 'info', text: result.text } : { kind: 'error', text: result.text });
         setInfo(engine.info());
         return;
@@ -162,7 +178,7 @@ export function App({ engine, store, feed, bell, initial = [], quietMs = QUIET_M
       append({ kind: 'prompt', text });
       void runTurn(text);
     },
-    [append, engine, quit, runTurn],
+    [append, engine, quit, runTurn, prompts, writeOut],
   );
 
   // A queued message goes as soon as the turn before it has ended.
@@ -174,7 +190,8 @@ export function App({ engine, store, feed, bell, initial = [], quietMs = QUIET_M
   }, [busy, submit, queued]);
 
   /** A key for the input line (typed with no dialog open, or refused by a dialog as typing). */
-  const editDraft = (input: string, key: Key): void => {
+  const editDraft = (input: string, key: Key, paste = false): void => {
+    if (paste) return setDraft(draftPaste(draftRef.current, input));
     // Enter and the next key can reach us in one read (a fast typist, a busy machine): "\rnext" is Enter, then
     // "next" — not a paste whose line break becomes a space and joins two messages.
     if (input.length > 1 && (input[0] === '\r' || input[0] === '\n')) {
@@ -210,19 +227,20 @@ export function App({ engine, store, feed, bell, initial = [], quietMs = QUIET_M
   // Keys for the whole App. With a dialog open only Ctrl+C is the App's (the dialog takes the rest, and hands back
   // keys that were typing rather than answers: onStrayKey). Otherwise keys edit the input line — also during a
   // turn, as type-ahead.
-  useKeys((input, key) => {
-    if (key.ctrl && input === 'c') {
+  useKeys((input, key, _together, paste) => {
+    if (key.ctrl && input === 'c' && !paste) {
       rhythm.typed();
       return ctrlC();
     }
     if (active) return;
     rhythm.typed();
     quitArmedAt.current = 0;
+    if (paste) return editDraft(input, key, true);
     if (key.ctrl && input === 'd') {
       if (draftRef.current.edit.value === '' && queuedRef.current.length === 0) quit();
       return;
     }
-    if (key.escape) {
+    if (key.escape && !draftRef.current.search) {
       // Esc clears what was typed ahead; with nothing typed it interrupts the turn.
       if (draftRef.current.edit.value !== '' || queuedRef.current.length > 0) {
         setDraft(EMPTY_DRAFT);
@@ -230,13 +248,14 @@ export function App({ engine, store, feed, bell, initial = [], quietMs = QUIET_M
       } else abortRef.current?.abort();
       return;
     }
-    if (key.ctrl && input === 'l') return; // the live area is redrawn on every change; nothing to clear
+    // Ctrl+L: clear the screen and draw the live part again at the top (the transcript stays in the scrollback).
+    if (key.ctrl && input === 'l') return writeOut(CLEAR_SCREEN);
     editDraft(input, key);
   });
 
-  const onStrayKey = (input: string, key: Key) => {
+  const onStrayKey = (input: string, key: Key, paste = false) => {
     if (key.escape || key.ctrl) return;
-    editDraft(input, key);
+    editDraft(input, key, paste);
   };
 
   return (
@@ -259,7 +278,7 @@ export function App({ engine, store, feed, bell, initial = [], quietMs = QUIET_M
       ) : busy ? (
         <Spinner label="thinking…" />
       ) : null}
-      <PromptInput state={draft} busy={busy} dialogOpen={active !== undefined} queued={queued} />
+      <PromptInput state={draft} busy={busy} dialogOpen={active !== undefined} queued={queued} history={history} />
       {notice ? <Text color="yellow">{notice}</Text> : null}
       <StatusLine info={info} dialogOpen={active !== undefined} waiting={dialogs.waiting} />
     </Box>

@@ -28,7 +28,7 @@ export interface ApprovalDialogProps {
   /** Judges whether a key came after a pause (ui/key-rhythm.ts). @default a fresh KeyRhythm (500 ms) */
   readonly rhythm?: KeyRhythm;
   /** Keys refused as typing are handed back here (the App puts them in the input line). */
-  readonly onStrayKey?: (input: string, key: Key) => void;
+  readonly onStrayKey?: (input: string, key: Key, paste?: boolean) => void;
   /** approval.persistDays, for the hints. @default 30 */
   readonly persistDays?: number;
 }
@@ -77,7 +77,7 @@ export function ApprovalDialog({ request, onAnswer, rhythm, onStrayKey, persistD
     onAnswer(choice === 'no' ? { kind: 'declined', reason: DECLINED_IN_CHAT } : { kind: 'approved', scope: choice });
   };
 
-  useKeys((input, key, together) => {
+  useKeys((input, key, together, paste) => {
     if (key.ctrl) return; // Ctrl+C and friends belong to the App
     if (viewingRef.current) {
       // Reading answers nothing: scrolling and going back need no pause (they still count as keys).
@@ -98,7 +98,7 @@ export function ApprovalDialog({ request, onAnswer, rhythm, onStrayKey, persistD
     }
     // A chunk of several characters is a paste or keys typed together: never an answer.
     const deliberate = guard.judge() && input.length <= 1 && !together;
-    if (!deliberate) return onStrayKey?.(input, key);
+    if (!deliberate) return onStrayKey?.(input, key, paste);
     if (key.return) return choose(CHOICES[focusRef.current]!);
     if (key.escape) return choose('no');
     if (input.toLowerCase() === 'v' && view.cut) {

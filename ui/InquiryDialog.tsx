@@ -21,7 +21,7 @@ export interface InquiryDialogProps {
   /** Judges whether a key came after a pause (ui/key-rhythm.ts). @default a fresh KeyRhythm (500 ms) */
   readonly rhythm?: KeyRhythm;
   /** Keys refused as typing are handed back here (the App puts them in the input line). */
-  readonly onStrayKey?: (input: string, key: Key) => void;
+  readonly onStrayKey?: (input: string, key: Key, paste?: boolean) => void;
 }
 
 interface FormState {
@@ -68,10 +68,10 @@ export function InquiryDialog({ request, onAnswer, rhythm, onStrayKey }: Inquiry
     });
   };
 
-  useKeys((input, key, together) => {
+  useKeys((input, key, together, paste) => {
     if (key.ctrl && input === 'c') return; // the App's
     if (!engaged.current) {
-      if (!guard.judge() || input.length > 1 || together) return onStrayKey?.(input, key);
+      if (!guard.judge() || input.length > 1 || together) return onStrayKey?.(input, key, paste);
       engaged.current = true;
     } else keys.typed();
     const cur = ref.current;
@@ -80,7 +80,8 @@ export function InquiryDialog({ request, onAnswer, rhythm, onStrayKey }: Inquiry
     if (move !== 0) {
       return setForm({ ...cur, focus: Math.min(count - 1, Math.max(0, cur.focus + move)) });
     }
-    const result = applyKey(cur.texts[cur.focus]!, input, key);
+    // A paste is text for the field, never Enter: its line breaks become spaces, and it sends nothing.
+    const result = applyKey(cur.texts[cur.focus]!, paste ? input.replace(/\r\n|\r|\n/g, ' ') : input, key);
     if (result.kind === 'ignored') return;
     const texts = cur.texts.map((t, i) => (i === cur.focus ? result.state : t));
     const { message: _dropped, ...rest } = cur;

@@ -15,10 +15,16 @@ export interface PromptInputProps {
   readonly dialogOpen: boolean;
   /** Messages sent during the turn, waiting to go when it ends (oldest first). */
   readonly queued: readonly string[];
+  /** Earlier prompts, for the line a history search (Ctrl+R) found. */
+  readonly history?: readonly string[];
 }
 
-export function PromptInput({ state, busy, dialogOpen, queued }: PromptInputProps): React.ReactElement {
+export function PromptInput({ state, busy, dialogOpen, queued, history = [] }: PromptInputProps): React.ReactElement {
   const idle = !busy && !dialogOpen;
+  const search = state.search;
+  // While searching, the line shows what the search found (the draft comes back on Esc).
+  const found = search?.hit !== undefined ? history[search.hit] : undefined;
+  const edit = search ? { value: found ?? '', cursor: (found ?? '').length } : state.edit;
   return (
     <Box flexDirection="column">
       {queued.map((text, i) => (
@@ -33,13 +39,23 @@ export function PromptInput({ state, busy, dialogOpen, queued }: PromptInputProp
           {'› '}
         </Text>
         {idle ? (
-          <TextField state={state.edit} placeholder="type a prompt, or /help" />
+          <TextField state={edit} placeholder={search ? '' : 'type a prompt, or /help'} />
         ) : (
-          <Text dimColor>
-            <TextField state={state.edit} focused={!dialogOpen} />
-          </Text>
+          <TextField state={edit} focused={!dialogOpen} dim />
         )}
       </Box>
+      {search ? (
+        <Text>
+          <Text color="cyan">{'  history search: '}</Text>
+          {visible(search.query, { maxChars: 200 })}
+          <Text dimColor>
+            {search.query !== '' && found === undefined ? '  (no match)' : ''}
+            {'  · Ctrl+R older · Enter take · Esc cancel'}
+          </Text>
+        </Text>
+      ) : state.edit.value.includes('\n') ? (
+        <Text dimColor>{'  Enter sends · Alt+Enter or \\ then Enter: new line'}</Text>
+      ) : null}
     </Box>
   );
 }

@@ -28,7 +28,7 @@ function renderEntry(entry: Entry): React.ReactElement {
       return (
         <Text bold>
           <Text color="cyan">› </Text>
-          {visible(entry.text, { maxChars: LINE_MAX })}
+          {visible(entry.text, { maxChars: LINE_MAX, multiline: true })}
         </Text>
       );
     case 'reply':

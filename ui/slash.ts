@@ -33,10 +33,14 @@ export interface SlashContext {
 export type SlashResult =
   | { readonly kind: 'print'; readonly text: string }
   | { readonly kind: 'error'; readonly text: string }
-  | { readonly kind: 'quit' };
+  | { readonly kind: 'quit' }
+  /** Clear the screen, then print `text` (the conversation was started afresh). */
+  | { readonly kind: 'clear'; readonly text: string };
 
 export const HELP = [
-  'Type a prompt and press Enter. ↑/↓ recall earlier prompts. While the model works you can type ahead: Enter queues',
+  'Type a prompt and press Enter; Alt+Enter (or \\ then Enter) begins a new line. ↑/↓ recall earlier prompts (kept',
+  'across chats; a prompt that starts with a space is not kept), Ctrl+R searches them, Ctrl+L redraws the screen.',
+  'While the model works you can type ahead: Enter queues',
   'the message for when the turn ends, Esc clears it (and with nothing typed interrupts the turn). Ctrl+C clears what',
   'you typed, interrupts a turn, or — pressed twice within 2 s on an empty line — quits. Ctrl+D on an empty line quits.',
   '',
@@ -48,6 +52,7 @@ export const HELP = [
   '  /config set KEY VALUE      change the user config ($WISP_HOME/config.json); applies to the next chat',
   '  /model [SPEC]              show the model, or switch to SPEC (ollama:NAME, openai:NAME, script:PATH)',
   '  /new                       start a new conversation (the model forgets this one)',
+  '  /clear                     clear the screen and start a new conversation',
   '  /quit                      leave',
   '',
   'Approval dialog: y once · s session · n no · Enter alone is no · p project / a always, then Enter to confirm.',
@@ -71,6 +76,9 @@ export function runSlash(line: string, ctx: SlashContext): SlashResult {
     case '/exit':
     case '/q':
       return { kind: 'quit' };
+    case '/clear':
+      ctx.newConversation();
+      return { kind: 'clear', text: 'screen cleared; new conversation: the model starts afresh (approvals given this session still stand)' };
     case '/new':
       ctx.newConversation();
       return print('new conversation: the model starts afresh (approvals given this session still stand)');
