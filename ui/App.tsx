@@ -13,7 +13,8 @@ import { KeyRhythm, QUIET_MS } from './key-rhythm.js';
 import { PromptHistory } from '../src/session/prompt-history.js';
 import { PromptInput } from './PromptInput.js';
 import { isSlash } from './slash.js';
-import { Spinner } from './Spinner.js';
+import { TurnActivity } from './activity.js';
+import { LiveActivity } from './LiveActivity.js';
 import { StatusLine } from './StatusLine.js';
 import { shownLine, Transcript } from './Transcript.js';
 import { entriesForEvent, ReplyLines, type Entry, type EntryBody } from './transcript-entries.js';
@@ -61,6 +62,7 @@ export function App({ engine, store, feed, bell, initial = [], quietMs = QUIET_M
   const [notice, setNotice] = useState<string | undefined>(undefined);
   const abortRef = useRef<AbortController | undefined>(undefined);
   const rhythm = useMemo(() => new KeyRhythm(quietMs), [quietMs]);
+  const activity = useMemo(() => new TurnActivity(), []);
   const quitArmedAt = useRef(0);
   const noticeTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(noticeTimer.current), []);
@@ -116,6 +118,7 @@ export function App({ engine, store, feed, bell, initial = [], quietMs = QUIET_M
     async (prompt: string) => {
       const controller = new AbortController();
       abortRef.current = controller;
+      activity.start();
       setBusy(true);
       const lines = new ReplyLines();
       let streamed = false;
@@ -128,14 +131,20 @@ export function App({ engine, store, feed, bell, initial = [], quietMs = QUIET_M
           signal: controller.signal,
           onText: (delta) => {
             streamed = true;
+            activity.thinking();
             append(...lines.push(delta).map((text) => ({ kind: 'reply' as const, text })));
             setPartial(lines.pending);
           },
           onEvent: (event) => {
+            activity.event(event);
             flushReply();
             append(...entriesForEvent(event));
           },
-          onProgress: (message) => append({ kind: 'info', text: message }),
+          onProgress: (message) => {
+            activity.progress(message);
+            append({ kind: 'info', text: message });
+          },
+          onLive: (event) => activity.live(event),
         });
         flushReply();
         if (!streamed && result.text) append(...result.text.split('\n').map((text) => ({ kind: 'reply' as const, text })));
@@ -148,7 +157,7 @@ export function App({ engine, store, feed, bell, initial = [], quietMs = QUIET_M
         setBusy(false);
       }
     },
-    [engine, append],
+    [engine, append, activity],
   );
 
   const submit = useCallback(
@@ -276,7 +285,7 @@ export function App({ engine, store, feed, bell, initial = [], quietMs = QUIET_M
           <InquiryDialog key={active.id} request={active} onAnswer={(r) => answer(active, r)} rhythm={rhythm} onStrayKey={onStrayKey} />
         )
       ) : busy ? (
-        <Spinner label="thinking…" />
+        <LiveActivity activity={activity} />
       ) : null}
       <PromptInput state={draft} busy={busy} dialogOpen={active !== undefined} queued={queued} history={history} />
       {notice ? <Text color="yellow">{notice}</Text> : null}

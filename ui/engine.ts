@@ -1,18 +1,29 @@
 // What the App needs from the engine, as one small interface: run a turn, run a slash command, say what the
-// status line shows. `SessionEngine` is the real one over a Session; App tests give the App a fake.
+// status line shows. `SessionEngine` is the real one over a Session; App tests give the App a fake. No Ink, no
+// React, no component imports here: the engine emits data and the components draw it.
 import { createModel } from '../src/model/index.js';
 import type { LanguageModel } from '../src/model/types.js';
 import { Conversation } from '../src/session/conversation.js';
 import type { Session } from '../src/session/session.js';
-import type { ToolEvent } from '../src/tools/types.js';
+import type { LiveEvent, ToolEvent } from '../src/tools/types.js';
 import { runSlash, type SlashContext, type SlashResult } from './slash.js';
-import type { StatusInfo } from './StatusLine.js';
 
 export interface TurnHandlers {
   readonly signal: AbortSignal;
   readonly onText: (delta: string) => void;
   readonly onEvent: (event: ToolEvent) => void;
   readonly onProgress: (message: string) => void;
+  /** A running command's output as it comes, for the live box (never the model's input). */
+  readonly onLive?: (event: LiveEvent) => void;
+}
+
+/** What the status line shows. */
+export interface StatusInfo {
+  readonly model: string;
+  readonly channel: string;
+  /** `bwrap`, `sandbox-exec`, `off`, or why none works. */
+  readonly sandbox: string;
+  readonly sandboxOk: boolean;
 }
 
 export interface TurnSummary {
@@ -58,6 +69,7 @@ export class SessionEngine implements ChatEngine {
       onText: h.onText,
       onEvent: h.onEvent,
       onProgress: h.onProgress,
+      ...(h.onLive ? { onLive: h.onLive } : {}),
     });
     return { text: result.text };
   }

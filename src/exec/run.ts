@@ -46,6 +46,11 @@ export interface RunOptions {
   detect?: () => Promise<SandboxDetection>;
   /** Between SIGTERM and SIGKILL. @default 1000 */
   killGraceMs?: number;
+  /**
+   * Sees each chunk of output as it arrives (for a face that shows it live). The chunk is also kept for the tail:
+   * do not change it. A throw here is ignored: showing the output must never change how the command runs.
+   */
+  onOutput?: (stream: 'stdout' | 'stderr', chunk: Buffer) => void;
 }
 
 export interface RunResult {
@@ -227,8 +232,21 @@ function supervise(argv: SandboxCommand, opts: RunOptions): Promise<Outcome> {
       });
     }
 
-    child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
-    child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
+    const show = (stream: 'stdout' | 'stderr', chunk: Buffer): void => {
+      try {
+        opts.onOutput?.(stream, chunk);
+      } catch {
+        /* the face's problem, not the command's */
+      }
+    };
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout.push(chunk);
+      show('stdout', chunk);
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr.push(chunk);
+      show('stderr', chunk);
+    });
     for (const stream of [child.stdout, child.stderr]) {
       stream?.on('close', () => {
         openPipes--;

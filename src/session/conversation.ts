@@ -11,7 +11,7 @@ import { ApprovalCache } from '../gate/session-approvals.js';
 import { isModelError, type ChatMessage, type LanguageModel, type ToolCall } from '../model/types.js';
 import type { WispPaths } from '../paths.js';
 import { toolSchema } from '../tools/registry.js';
-import { TurnReceipt, type PendingItem, type Refusal, type ToolContext, type ToolEvent, type WispTool } from '../tools/types.js';
+import { TurnReceipt, type PendingItem, type Refusal, type LiveEvent, type ToolContext, type ToolEvent, type WispTool } from '../tools/types.js';
 
 export interface ConversationDeps {
   readonly model: LanguageModel;
@@ -35,6 +35,8 @@ export interface TurnOptions {
   readonly onText?: (delta: string) => void;
   readonly onEvent?: (event: ToolEvent) => void;
   readonly onProgress?: (message: string) => void;
+  /** A command's output as it comes (for drawing only). */
+  readonly onLive?: (event: LiveEvent) => void;
   /** Result-channel answers to redeem before the prompt (MCP `respond.answers`). */
   readonly answers?: ReadonlyArray<{ id: string; text: string; answeredBy?: 'human' | 'agent' }>;
 }
@@ -212,6 +214,7 @@ export class Conversation {
       ...(opts.signal ? { signal: opts.signal } : {}),
       ...(opts.onEvent ? { onEvent: opts.onEvent } : {}),
       ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
+      ...(opts.onLive ? { onLive: opts.onLive } : {}),
     };
     try {
       const out = await tool.run(parsed.data, toolCtx);

@@ -3,6 +3,7 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { outputFields } from '../audit/output.js';
+import { liveText } from '../exec/live.js';
 import { formatRunResult, runCommand } from '../exec/run.js';
 import { clearThroughGate } from './clear.js';
 import type { ToolContext, ToolOutput, WispTool } from './types.js';
@@ -48,6 +49,9 @@ export const runCommandTool: WispTool<typeof schema> = {
       },
       ctx.ctx,
     );
+    const live = ctx.onLive;
+    const callId = ctx.toolCallId;
+    live?.({ type: 'command-start', callId, command: args.command });
     const result = await runCommand(args.command, {
       cwd,
       launchDir: ctx.launchDir,
@@ -57,7 +61,8 @@ export const runCommandTool: WispTool<typeof schema> = {
       timeoutMs: config.commands.timeoutSeconds * 1000,
       maxOutputBytes: config.commands.maxOutputBytes,
       ...(ctx.signal ? { signal: ctx.signal } : {}),
-    });
+      ...(live ? { onOutput: liveText((stream, text) => live({ type: 'command-output', callId, stream, text })) } : {}),
+    }).finally(() => live?.({ type: 'command-end', callId }));
     ctx.audit.write(
       'command.outcome',
       {

@@ -87,6 +87,15 @@ export type ToolEvent =
   | { readonly type: 'output'; readonly tool: string; readonly subject: string; readonly text: string }
   | { readonly type: 'inquiry'; readonly question: string; readonly outcome: string };
 
+/**
+ * A command while it runs, for a face that shows it live (the chat's output box and spinner). Only for drawing:
+ * it never reaches the model or the audit log (the result and `command.outcome` do). `text` is untrusted output.
+ */
+export type LiveEvent =
+  | { readonly type: 'command-start'; readonly callId: string; readonly command: string }
+  | { readonly type: 'command-output'; readonly callId: string; readonly stream: 'stdout' | 'stderr'; readonly text: string }
+  | { readonly type: 'command-end'; readonly callId: string };
+
 export interface ToolContext {
   readonly config: Config;
   readonly audit: AuditSink;
@@ -105,6 +114,7 @@ export interface ToolContext {
   readonly signal?: AbortSignal;
   readonly onEvent?: (event: ToolEvent) => void;
   readonly onProgress?: (message: string) => void;
+  readonly onLive?: (event: LiveEvent) => void;
 }
 
 export interface ToolOutput {

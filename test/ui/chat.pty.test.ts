@@ -8,6 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, freshHome, wisp } from '../helpers/cli.js';
+import { chatSetup as setup } from '../helpers/pty-chat.js';
 import { PtyTerm } from '../helpers/pty-term.js';
 
 const READY = 'type a prompt, or /help';
@@ -40,16 +41,6 @@ afterEach(async () => {
   terms = [];
   clients = [];
 });
-
-function setup(responses: unknown[], config?: unknown) {
-  const { dir, home } = freshHome();
-  const work = join(dir, 'work');
-  mkdirSync(work);
-  const script = join(dir, 'script.json');
-  writeFileSync(script, JSON.stringify({ responses }));
-  if (config !== undefined) writeFileSync(join(home, 'config.json'), JSON.stringify(config));
-  return { dir, home, work, script };
-}
 
 function chat(s: { home: string; work: string; script: string }): PtyTerm {
   const t = new PtyTerm(process.execPath, [BIN, 'chat', '-m', `script:${s.script}`], { cwd: s.work, env: { WISP_HOME: s.home } });
