@@ -165,7 +165,9 @@ export function parseJson(text: string, file: string): unknown {
     const at = /at position (\d+)/.exec(message);
     const pos = at ? Number(at[1]) : /end of JSON input/.test(message) ? text.length : undefined;
     const where = pos !== undefined ? ` at ${lineColumn(text, pos)}` : '';
-    const reason = message.replace(/\s*in JSON at position \d+.*$/s, '').replace(/\s*\(line \d+ column \d+\)$/, '');
+    // Cut with a literal search, not `\s*…$`: that backtracks over long whitespace (ADR 0038).
+    const cut = message.search(/ in JSON at position \d/);
+    const reason = (cut >= 0 ? message.slice(0, cut) : message).replace(/ \(line \d+ column \d+\)$/, '').trimEnd();
     throw new ConfigError(`malformed JSON in ${file}${where}: ${reason}`);
   }
 }

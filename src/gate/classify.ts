@@ -37,8 +37,14 @@ const SENSITIVE =
   /(^|[/\s'"=@:])\.env|secret|token|passw|credential|\.pem\b|\.key\b|\.p12\b|\.pfx\b|\.jks\b|private|id_(rsa|dsa|ecdsa|ed25519)|_history\b|keychain|\.kdbx\b|\.db\b|\.sqlite3?\b|\.netrc|\.npmrc|\.pypirc|api[_-]?key|cookies|\/environ\b/i;
 
 /** Environment names that change which program runs or what it loads. */
-const RISKY_ENV =
-  /^(PATH|LD_\w+|DYLD_\w+|BASH_ENV|ENV|IFS|PS4|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|GIT_\w+|\w+_OPTIONS|_JAVA_OPTIONS|NODE_PATH|PYTHON(PATH|STARTUP|HOME)|PERL5?(OPT|LIB)|PERLLIB|RUBY(OPT|LIB)|CDPATH|EDITOR|VISUAL|PAGER|MANPAGER|LESSOPEN|LESSCLOSE|\w*ASKPASS|HOME|TMPDIR|ZDOTDIR|XDG_CONFIG_HOME|BROWSER|npm_config_\w+|NPM_CONFIG_\w+)$/;
+const RISKY_ENV_NAMES = new Set([
+  'PATH', 'BASH_ENV', 'ENV', 'IFS', 'PS4', 'PROMPT_COMMAND', 'SHELLOPTS', 'BASHOPTS', '_JAVA_OPTIONS', 'NODE_PATH', 'PYTHONPATH',
+  'PYTHONSTARTUP', 'PYTHONHOME', 'PERLOPT', 'PERL5OPT', 'PERLLIB', 'PERL5LIB', 'RUBYOPT', 'RUBYLIB', 'CDPATH', 'EDITOR', 'VISUAL',
+  'PAGER', 'MANPAGER', 'LESSOPEN', 'LESSCLOSE', 'HOME', 'TMPDIR', 'ZDOTDIR', 'XDG_CONFIG_HOME', 'BROWSER',
+]);
+const RISKY_ENV_PREFIX = /^(?:LD_|DYLD_|GIT_|npm_config_|NPM_CONFIG_)\w+$/;
+const RISKY_ENV_SUFFIX = /^\w*(?:\w_OPTIONS|ASKPASS)$/;
+const RISKY_ENV = { test: (name: string): boolean => RISKY_ENV_NAMES.has(name) || RISKY_ENV_PREFIX.test(name) || RISKY_ENV_SUFFIX.test(name) };
 
 
 const HARMLESS_TARGET = /^(\/dev\/(null|stdout|stderr|tty|fd\/\d+)|&?\d+|&?-)$/;
@@ -61,7 +67,7 @@ interface RedirectInfo {
 }
 
 function readRedirect(text: string): RedirectInfo | undefined {
-  const m = /^\s*(?:\d+|\{\w+\})?\s*(&>>|&>|>>|>\||>&|>|<<<|<<-|<<|<>|<&|<)\s*([\s\S]*)$/.exec(text);
+  const m = /^\s*(?:(?:\d+|\{\w+\})\s*)?(&>>|&>|>>|>\||>&|>|<<<|<<-|<<|<>|<&|<)\s*([\s\S]*)$/.exec(text);
   if (!m) return undefined;
   const target = roughSegments(m[2]!).flat()[0] ?? m[2]!.trim();
   return { op: m[1]!, target };
@@ -121,8 +127,9 @@ function builtinAssignmentFindings(c: CmdView): Finding[] {
  * `${a[i]}` with a non-numeric subscript, `${x:offset}` (not `:-`, `:=`, `:+`, `:?`), the old `$[…]`, indirection
  * `${!x}` and prompt expansion `${x@P}`: each evaluates a variable's value, and a `$(…)` hidden in it runs.
  */
+// Written without lookaround and with disjoint runs, so it cannot backtrack (ADR 0038); `${a[x` needs no `]` (fail closed).
 const VALUE_AS_CODE =
-  /\$\{#?[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*[A-Za-z_$`][^\]]*\]|:(?![-=+?])[^}]*[A-Za-z_$`])|\$\{![A-Za-z_]|\$\{[^}]*@P\}|\$\[/;
+  /\$\{#?[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]A-Za-z_$`]*[A-Za-z_$`]|:(?:[^-=+?}A-Za-z_$`][^}A-Za-z_$`]*)?[A-Za-z_$`])|\$\{![A-Za-z_]|\$\{[^}$]*@P\}|\$\[/;
 const ARITHMETIC_TEST = /^-(eq|ne|lt|le|gt|ge)$/;
 const NAMES_A_VARIABLE = /[A-Za-z_$`]/;
 

@@ -7,7 +7,7 @@
 import { posix } from 'node:path';
 import { canParse, parseLine, ParserNotReady } from './parse.js';
 import type { Part } from './types.js';
-import { basename, roughSegments } from './words.js';
+import { basename, dropExpansions, roughSegments, stripEnclosingQuotes, trimTrailingSlashes } from './words.js';
 import { resolveCommand } from './wrappers.js';
 
 export interface DenyEntry {
@@ -105,13 +105,7 @@ function nameCandidates(word: string): Set<string> {
   };
   add(word);
   if (/[$`{]/.test(word)) {
-    const dropped = word
-      .replace(/\$\{[^}]*\}/g, '')
-      .replace(/\$\([^)]*\)/g, '')
-      .replace(/`[^`]*`/g, '')
-      .replace(/\$[A-Za-z_][A-Za-z0-9_]*|\$[@*#?$!0-9-]/g, '')
-      .replace(/\$(?=['"])/g, '')
-      .replace(/['"]/g, '');
+    const dropped = dropExpansions(word).replace(/\$(['"])/g, '$1').replace(/['"]/g, '');
     add(dropped);
     const prefix = word.split(/[$`]/, 1)[0] ?? '';
     add(prefix);
@@ -125,7 +119,7 @@ function nameCandidates(word: string): Set<string> {
 
 /** Bash brace expansion of the first `{a,b,…}` group, recursively, bounded. */
 function braceExpand(word: string, budget = { n: MAX_BRACE_EXPANSIONS }): string[] {
-  const m = /\{([^{}]*,[^{}]*)\}/.exec(word);
+  const m = /\{([^{},]*,[^{}]*)\}/.exec(word);
   if (!m || budget.n <= 0) return [word];
   const out: string[] = [];
   for (const alt of m[1]!.split(',')) {
@@ -213,7 +207,7 @@ function has(cmd: Cmd, set: ReadonlySet<string>): boolean {
 function normalisePath(p: string): string {
   if (!p.startsWith('/')) return p;
   const n = posix.normalize(p);
-  return n.length > 1 ? n.replace(/\/+$/, '') : n;
+  return n.length > 1 ? trimTrailingSlashes(n) : n;
 }
 
 /** Paths whose removal is removing the system: `/`, its contents, and the top-level system directories. */
@@ -224,7 +218,7 @@ const ROOT_DIRS = new Set([
 
 function isRootTarget(word: string): boolean {
   // `"$DIR"/` with DIR unset is `/`: read the word with expansions dropped too.
-  const forms = new Set([word, word.replace(/\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*|\$\([^)]*\)|`[^`]*`/g, '')]);
+  const forms = new Set([word, dropExpansions(word)]);
   for (const f of forms) {
     if (!f.startsWith('/')) continue;
     const n = normalisePath(f);
@@ -258,14 +252,14 @@ function writtenTargets(part: Part): string[] {
 function readTargets(part: Part): string[] {
   const out: string[] = [];
   for (const r of part.redirects) {
-    const m = /^\s*\d*(?:<<<|<(?![<>&]))\s*(.*)$/s.exec(r);
-    if (m) out.push(m[1]!.trim());
+    const m = /^\s*\d*(<<<|<[<>&]?)\s*([\s\S]*)$/.exec(r);
+    if (m && (m[1] === '<' || m[1] === '<<<')) out.push(m[2]!.trim());
   }
   return out;
 }
 
 function unquote(w: string): string {
-  return w.replace(/^(['"])(.*)\1$/s, '$2').replace(/\\(.)/g, '$1');
+  return stripEnclosingQuotes(w).replace(/\\(.)/g, '$1');
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -332,8 +326,12 @@ const privilege: Entry = {
   },
 };
 
-const FORMATTERS =
-  /^(mkfs(\..+)?|mke2fs|mkswap|mkdosfs|mkfs\.fat|mkntfs|mkexfatfs|mkexfat|mkudffs|mkreiserfs|mkjfs|mkxfs|mkhfs|mformat|wipefs|fdisk|sfdisk|gdisk|sgdisk|cfdisk|parted|blkdiscard|newfs(_.+)?|sg_format|sg_sanitize|zerofree|flashrom)$/;
+const FORMATTER_NAMES = new Set([
+  'mkfs', 'mke2fs', 'mkswap', 'mkdosfs', 'mkntfs', 'mkexfatfs', 'mkexfat', 'mkudffs', 'mkreiserfs', 'mkjfs', 'mkxfs', 'mkhfs', 'mformat',
+  'wipefs', 'fdisk', 'sfdisk', 'gdisk', 'sgdisk', 'cfdisk', 'parted', 'blkdiscard', 'newfs', 'sg_format', 'sg_sanitize', 'zerofree', 'flashrom',
+]);
+/** `mkfs.ext4`, `newfs_apfs` and the named tools. */
+const FORMATTERS = { test: (n: string): boolean => FORMATTER_NAMES.has(n) || /^(?:mkfs\.|newfs_)[\s\S]/.test(n) };
 
 const diskWrite: Entry = {
   name: 'disk-write',

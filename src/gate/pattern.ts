@@ -96,7 +96,7 @@ export function exactKey(part: Part, executable: string): string {
     if (isInterpreter(executable) || r.wrappers.includes('xargs') || executable === 'xargs') return part.pipeline;
   }
   const bodies = part.redirects
-    .filter((r) => /^\s*\d*<<(?!<)/.test(r) && r.includes('\n'))
+    .filter((r) => /^\s*\d*<<(?:[^<]|$)/.test(r) && r.includes('\n'))
     .map((r) => r.slice(r.indexOf('\n')));
   return exactPattern(part) + bodies.join('');
 }

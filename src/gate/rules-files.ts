@@ -9,6 +9,7 @@ import {
   operands,
   resolvePath,
 } from './rules-common.js';
+import { trimTrailingSlashes } from './words.js';
 
 const DISK_DEVICE = /^\/dev\/(sd[a-z]|nvme\d|r?disk\d|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d|md\d|dm-\d|mapper\/)/;
 
@@ -114,7 +115,7 @@ export function touchesStartupOrSystem(target: string, c: CmdView): boolean {
 }
 
 const HOME_OR_DISK = (a: string, c: CmdView): boolean => {
-  const p = resolvePath(a.replace(/\/+$/, '') || '/', c);
+  const p = resolvePath(trimTrailingSlashes(a) || '/', c);
   return p !== undefined && (p === '/' || p === c.home || p === '/Users' || p === '/home');
 };
 

@@ -31,7 +31,7 @@ function uploadRules(c: CmdView): Finding[] {
         continue;
       }
       // Short clusters: the first value-taking letter takes the rest; d/F/T upload, X with a writing method.
-      const m = /^-[a-zA-Z]*?([dFTX])(.*)$/.exec(a);
+      const m = /^-[a-zA-Z]*?([dFTX])([\s\S]*)$/.exec(a);
       if (!m) continue;
       if (m[1] !== 'X') return [upload];
       const method = m[2] !== '' ? m[2]! : (c.args[i + 1] ?? '');
@@ -74,8 +74,8 @@ function environmentRules(c: CmdView): Finding[] {
   const out: Finding[] = [];
   if (c.exe === 'echo' || c.exe === 'printf' || c.exe === 'print') {
     // `${X:+…}` only tests whether X is set, so it does not print it.
-    const refs = c.args.join(' ').match(/\$\{?[A-Za-z_][A-Za-z0-9_]*(?![A-Za-z0-9_]*:[+])/g) ?? [];
-    if (refs.some((r) => SECRET_NAME.test(r.replace(/^\$\{?/, '')))) out.push(dangerous('prints a credential'));
+    const refs = [...c.args.join(' ').matchAll(/\$\{?([A-Za-z_][A-Za-z0-9_]*)(:\+)?/g)].filter((m) => m[2] === undefined);
+    if (refs.some((m) => SECRET_NAME.test(m[1]!))) out.push(dangerous('prints a credential'));
   }
   if (c.exe === 'printenv') {
     const names = operands(c.args);

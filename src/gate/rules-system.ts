@@ -237,7 +237,7 @@ function interpreterRules(c: CmdView): Finding[] {
   const downloaded = stage > 0 && /\b(curl|wget|fetch|nc|ncat|http|xh|aria2c)\b/.test(c.part.pipeline ?? '');
   if (isShell(e)) {
     const script = shellCommandString(c.args);
-    const fetches = /(\$\(|`|<\()\s*(\S*\/)?(curl|wget|fetch)\b/.test(c.text);
+    const fetches = /(?:\$\(|`|<\()\s*(?:[^\s/`(]*\/)*(?:curl|wget|fetch)\b/.test(c.text);
     if (fetches) return [dangerous('pipes downloaded or generated content into a shell')];
     if (script.kind === 'stdin' && stage > 0) return [dangerous('pipes downloaded or generated content into a shell', 'pipeline')];
     if (script.kind === 'string') return [moderate('runs a shell command string')];
@@ -246,7 +246,7 @@ function interpreterRules(c: CmdView): Finding[] {
     return [moderate('starts a shell')];
   }
   if (e === 'source' || e === '.') {
-    if (/<\(\s*(\S*\/)?(curl|wget|fetch)\b/.test(c.text)) return [dangerous('pipes downloaded or generated content into a shell')];
+    if (/<\(\s*(?:[^\s/`(]*\/)*(?:curl|wget|fetch)\b/.test(c.text)) return [dangerous('pipes downloaded or generated content into a shell')];
     return [moderate('runs a script in the current shell')];
   }
   if (e === 'eval') return [moderate('evaluates text as shell code')];
@@ -254,7 +254,7 @@ function interpreterRules(c: CmdView): Finding[] {
   if (e === 'alias' && c.args.length > 0) return [moderate('defines an alias')];
   if (e === 'trap' && c.args.length > 0) return [moderate('runs code when the shell gets a signal')];
   if (e === 'awk' || e === 'gawk' || e === 'mawk' || e === 'nawk') {
-    if (/system\s*\(|\|\s*getline|\|&|print[f]?[^;}]*[|>]/.test(c.args.join(' ')) || hasFlag(c.args, 'f', ['--file'])) {
+    if (awkWritesOrRuns(c.args.join(' ')) || hasFlag(c.args, 'f', ['--file'])) {
       return [moderate('runs an awk program that can write files or start commands')];
     }
     return [];
@@ -288,3 +288,12 @@ function scriptRules(c: CmdView): Finding[] {
 }
 
 export const SYSTEM_RULES = [privilegeRules, systemRules, processRules, desktopRules, packageRules, buildRules, interpreterRules, scriptRules];
+
+/** `system(…)`, `| getline`, `|&`, or a `print` whose statement goes on to `|` or `>`: one pass per statement. */
+function awkWritesOrRuns(program: string): boolean {
+  if (/system\s*\(|\|\s*getline|\|&/.test(program)) return true;
+  return program.split(/[;}]/).some((statement) => {
+    const at = statement.indexOf('print');
+    return at >= 0 && /[|>]/.test(statement.slice(at));
+  });
+}

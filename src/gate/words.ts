@@ -96,9 +96,51 @@ function safeCodePoint(n: number): string {
 
 /** The last path component: `/usr/bin/sudo` → `sudo`. A trailing slash is ignored. */
 export function basename(word: string): string {
-  const trimmed = word.replace(/\/+$/, '');
+  const trimmed = trimTrailingSlashes(word);
   const i = trimmed.lastIndexOf('/');
   return i >= 0 ? trimmed.slice(i + 1) : trimmed;
+}
+
+/** `a///` → `a`. A loop, not `/\/+$/`: that regex retries at every slash of a long run (quadratic, ADR 0038). */
+export function trimTrailingSlashes(text: string): string {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 47) end--;
+  return end === text.length ? text : text.slice(0, end);
+}
+
+/**
+ * Removes every `open … close` span (the first `close` after `open`), as `/\$\{[^}]*\}/g` would, in linear time:
+ * the position of the next `close` is remembered, so many openers without a closer are not each scanned to the end.
+ */
+export function removeSpans(text: string, open: string, close: string): string {
+  if (!text.includes(open)) return text;
+  let out = '';
+  let i = 0;
+  let nextClose = -2; // unknown
+  while (i < text.length) {
+    if (text.startsWith(open, i)) {
+      const from = i + open.length;
+      if (nextClose !== -1 && nextClose < from) nextClose = text.indexOf(close, from);
+      if (nextClose >= 0) {
+        i = nextClose + close.length;
+        continue;
+      }
+    }
+    out += text[i]!;
+    i++;
+  }
+  return out;
+}
+
+/** A word with its expansions dropped, as if every variable were unset: `s${x}udo` → `sudo`, `"$D"/` → `""/`. */
+export function dropExpansions(word: string): string {
+  return removeSpans(removeSpans(removeSpans(word, '${', '}'), '$(', ')'), '`', '`').replace(/\$[A-Za-z_][A-Za-z0-9_]*|\$[@*#?$!0-9-]/g, '');
+}
+
+/** `'x'` or `"x"` → `x` when the whole word is one quoted string. */
+export function stripEnclosingQuotes(word: string): string {
+  if (word.length >= 2 && (word[0] === "'" || word[0] === '"') && word[word.length - 1] === word[0]) return word.slice(1, -1);
+  return word;
 }
 
 /** `NAME=value`, `NAME+=value`, `a[1]=x` — the shell's assignment-word form. */
