@@ -1,8 +1,9 @@
 // The in-process backend. File checks need no model; the rest runs the real tiny model from ../shared/models and
 // skips, saying so, when that file is absent.
-import { existsSync, mkdirSync, mkdtempSync, openSync, readSync, closeSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, openSync, readSync, closeSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { TINY, haveTiny, warnIfNoTiny } from '../helpers/tiny-model.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigSchema } from '../../src/config/schema.js';
 import { checkGgufFile, resolveGgufPath } from '../../src/model/gguf-file.js';
@@ -14,11 +15,7 @@ import { lengthNotice, systemPrompt } from '../../src/session/conversation.js';
 import type { WispTool } from '../../src/tools/types.js';
 import type { ChatMessage } from '../../src/model/types.js';
 
-// CI clones the repo with shared/ beside it; a worktree under wt/ has it one more level up.
-const CANDIDATES = ['../../../shared/models/tiny-toolcaller.gguf', '../../../../shared/models/tiny-toolcaller.gguf'].map((p) => resolve(__dirname, p));
-const TINY = CANDIDATES.find((p) => existsSync(p)) ?? CANDIDATES[0]!;
-const haveTiny = existsSync(TINY);
-if (!haveTiny) console.warn(`skipping the in-process model tests: ${TINY} is absent (see ../shared/models/README.md)`);
+warnIfNoTiny('the in-process model tests');
 
 let dir = '';
 beforeAll(() => {
