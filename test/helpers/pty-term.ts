@@ -113,6 +113,22 @@ export class PtyTerm {
     this.proc.write('\r');
   }
 
+  /**
+   * Answers the dialog showing `title` with `key`: pressed after a pause (a dialog counts only keys that follow one,
+   * ADR 0023), and again after another pause while the dialog is still on screen — a stalled machine can make a pause
+   * look like typing. Never presses once it is gone, so no extra key lands in the input line.
+   */
+  async answerDialog(key: string, title: string): Promise<void> {
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    for (let i = 0; i < 8; i++) {
+      await sleep(700);
+      if (!(await this.screen()).includes(title)) return;
+      this.write(key);
+      // Give the answer time to show before judging that it was not taken.
+      for (let w = 0; w < 30 && (await this.screen()).includes(title); w++) await sleep(50);
+    }
+  }
+
   kill(): void {
     if (!this.done) this.proc.kill();
     this.term.dispose();

@@ -18,16 +18,6 @@ beforeAll(() => {
 });
 afterAll(() => term?.kill());
 
-/** Presses `key` after a pause (a dialog counts only keys that follow one), again while the dialog stays up. */
-async function answer(t: PtyTerm, key: string): Promise<void> {
-  for (let i = 0; i < 8; i++) {
-    await new Promise((r) => setTimeout(r, 700));
-    if (!(await t.screen()).includes('approve a command?')) return;
-    t.write(key);
-    for (let w = 0; w < 30 && (await t.screen()).includes('approve a command?'); w++) await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 describe.skipIf(!haveTiny)('wisp chat with the tiny model in-process', () => {
   it('"make a marker file" opens the approval dialog for touch marker; y runs it', async () => {
     const { dir, home } = freshHome();
@@ -51,7 +41,7 @@ describe.skipIf(!haveTiny)('wisp chat with the tiny model in-process', () => {
     });
     expect(dialog).toContain('touch marker');
     expect(existsSync(join(work, 'marker'))).toBe(false);
-    await answer(t, 'y');
+    await t.answerDialog('y', 'approve a command?');
     const after = await t.waitFor(/run_command: touch marker — approved/, 120_000);
     expect(after).not.toContain('approve a command?');
     expect(existsSync(join(work, 'marker'))).toBe(true);

@@ -12,20 +12,7 @@ import { chatSetup as setup } from '../helpers/pty-chat.js';
 import { PtyTerm } from '../helpers/pty-term.js';
 
 const READY = 'type a prompt, or /help';
-/**
- * Presses `key` after a pause (a dialog counts only keys that follow one), and again after another pause while the
- * dialog is still on screen — a stalled machine can make a pause look like typing. Never presses once it is gone, so
- * no extra key lands in the input line.
- */
-async function answer(t: PtyTerm, key: string): Promise<void> {
-  for (let i = 0; i < 8; i++) {
-    await new Promise((r) => setTimeout(r, 700));
-    if (!(await t.screen()).includes('approve a command?')) return;
-    t.write(key);
-    // Give the answer time to show before judging that it was not taken.
-    for (let w = 0; w < 30 && (await t.screen()).includes('approve a command?'); w++) await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const answer = (t: PtyTerm, key: string) => t.answerDialog(key, 'approve a command?');
 const run = (command: string) => ({ toolCalls: [{ name: 'run_command', arguments: { command } }] });
 
 let terms: PtyTerm[] = [];
