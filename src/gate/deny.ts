@@ -8,6 +8,7 @@ import { posix } from 'node:path';
 import { canParse, parseLine, ParserNotReady } from './parse.js';
 import type { Part } from './types.js';
 import { basename, dropExpansions, roughSegments, stripEnclosingQuotes, trimTrailingSlashes } from './words.js';
+import { MULTI_CALL, SHELLS as SHELL_PROGRAMS } from './shells.js';
 import { resolveCommand } from './wrappers.js';
 
 export interface DenyEntry {
@@ -32,10 +33,8 @@ interface Cmd {
 
 const PRIVILEGE = new Set(['sudo', 'sudoedit', 'doas', 'pkexec', 'run0', 'su', 'ksu', 'please', 'calife', 'super', 'runuser', 'sg', 'newgrp', 'machinectl']);
 
-const SHELLS = new Set([
-  'sh', 'bash', 'rbash', 'zsh', 'dash', 'ksh', 'ksh93', 'mksh', 'pdksh', 'oksh', 'lksh', 'ash', 'hush', 'yash', 'posh', 'csh', 'tcsh',
-  'fish', 'rc', 'es', 'elvish', 'nu', 'xonsh', 'ion', 'osh', 'ysh', 'oil', 'busybox', 'toybox', 'script',
-]);
+/** The shells (one list, src/gate/shells.ts) and the programs that start one: `busybox sh`, `script`. */
+const SHELLS: ReadonlySet<string> = new Set([...SHELL_PROGRAMS, ...MULTI_CALL, 'script']);
 
 /** Interpreters that read their program from stdin when given no script operand (or `-`). */
 const INTERPRETERS = /^(python[\d.]*|pypy[\d.]*|perl[\d.]*|ruby[\d.]*|node|nodejs|deno|bun|php[\d.]*|lua[\d.]*|luajit|tclsh[\d.]*|wish[\d.]*|rscript|r|pwsh|powershell|osascript|jshell|groovy|julia|guile|racket|sbcl|ocaml|ghci|irb|jrunscript|expect|gawk|awk|mawk|nawk|busybox|source|\.)$/;

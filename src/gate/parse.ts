@@ -4,6 +4,7 @@
 import { createRequire } from 'node:module';
 import type { Node as TsNode, Parser as TsParser } from 'web-tree-sitter';
 import type { ParsedLine, Part, WordShape } from './types.js';
+import { shellOf } from './shells.js';
 import { decodeAnsiC, requote, roughSegments, unescapeDoubleQuoted, unescapeUnquoted } from './words.js';
 import { resolveCommand } from './wrappers.js';
 
@@ -135,7 +136,6 @@ const DYNAMIC_TYPES = new Set([
   'process_substitution',
   'arithmetic_expansion',
 ]);
-const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'yash', 'posh']);
 
 class Collector {
   readonly parts: Part[] = [];
@@ -735,8 +735,9 @@ function emitNestedScripts(c: Collector, words: readonly string[], redirects: re
     }
     return;
   }
-  if (!SHELLS.has(exe)) return;
-  const script = shellCommandString(args);
+  const shell = shellOf(exe, args);
+  if (shell === undefined) return;
+  const script = shellCommandString(shell.args);
   if (script.kind === 'string') {
     parseNested(script.value, nested, c.parts);
     return;

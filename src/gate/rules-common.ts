@@ -135,11 +135,7 @@ export function fullText(c: CmdView): string {
   return [c.text, c.words.join(' '), ...c.part.redirects].join('\n');
 }
 
-export function isShell(exe: string): boolean {
-  return SHELLS.has(exe);
-}
-
-export const SHELLS: ReadonlySet<string> = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh', 'yash', 'posh']);
+export { SHELLS, isShell } from './shells.js';
 
 export function isPython(exe: string): boolean {
   return /^(python[0-9.]*|pypy[0-9.]*)$/.test(exe);
