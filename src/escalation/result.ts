@@ -2,7 +2,7 @@
 // same thread; approvals are NEVER redeemable by the caller — they go to the queue in deferred mode and a person
 // answers with `wisp approvals approve ID`; the next run of the same command on the thread then finds the answer.
 import type { PendingEscalations } from './pending.js';
-import type { ApprovalRequest, Escalation, EscalationChannel, EscalationOutcome, RaiseContext } from './types.js';
+import type { ApprovalRequest, ChannelName, Escalation, EscalationChannel, EscalationOutcome, RaiseContext } from './types.js';
 
 /** The queue in deferred mode, as the result channel needs it. */
 export interface DeferredQueue {
@@ -38,8 +38,8 @@ export class ResultChannel implements EscalationChannel {
   async raise(e: Escalation, ctx: RaiseContext): Promise<EscalationOutcome> {
     const thread = ctx.thread ?? e.request.thread ?? '';
     if (e.verb === 'inquiry') {
-      this.pending.file(ctx.escalationId, e.request, thread);
-      return { kind: 'pending', id: ctx.escalationId };
+      const entry = this.pending.file(ctx.escalationId, e.request, thread);
+      return { kind: 'pending', id: ctx.escalationId, expiresAt: entry.expiresAt };
     }
     const existing = this.find(thread, e.request);
     if (existing) {
@@ -52,7 +52,7 @@ export class ResultChannel implements EscalationChannel {
         this.forget(existing.id);
         return answer;
       }
-      return { kind: 'pending', id: existing.id };
+      return { kind: 'pending', id: existing.id, expiresAt: existing.expiresAt };
     }
     const filed = await this.queue.file(e, ctx);
     this.deferred.set(filed.id, {
@@ -65,7 +65,18 @@ export class ResultChannel implements EscalationChannel {
       expiresAt: filed.expiresAt,
     });
     this.pending.noteApprovalId(filed.id);
-    return { kind: 'pending', id: filed.id };
+    return { kind: 'pending', id: filed.id, expiresAt: filed.expiresAt };
+  }
+
+  /** Inquiries come back in the result; approvals are filed in the queue, where a person answers them. */
+  route(e: Escalation): ChannelName {
+    return e.verb === 'approval' ? 'queue' : 'result';
+  }
+
+  /** A deferred approval asked again on its thread is the same escalation, under the id it was filed with. */
+  resumes(e: Escalation, thread: string | undefined): string | undefined {
+    if (e.verb !== 'approval') return undefined;
+    return this.find(thread ?? e.request.thread ?? '', e.request)?.id;
   }
 
   /** Deferred approvals of a thread (for `wisp://pending` and close_thread). */

@@ -37,7 +37,8 @@ export type EscalationOutcome =
   | { readonly kind: 'answered'; readonly text: string; readonly answeredBy?: 'human' | 'agent' }
   | { readonly kind: 'declined'; readonly reason: string }
   | { readonly kind: 'unanswered'; readonly waitedMs: number }
-  | { readonly kind: 'pending'; readonly id: string };
+  /** Waits on beyond this call; `expiresAt` (ms) is when the channel stops holding it, as its own record says. */
+  | { readonly kind: 'pending'; readonly id: string; readonly expiresAt?: number };
 
 /** What a channel gets besides the escalation: who is asking, how long to wait, how to give up. */
 export interface RaiseContext {
@@ -59,6 +60,16 @@ export interface RaiseContext {
 export interface EscalationChannel {
   readonly name: ChannelName;
   raise(escalation: Escalation, ctx: RaiseContext): Promise<EscalationOutcome>;
+  /**
+   * The channel this escalation will actually travel, when it is not `name`: the result channel's approvals go to
+   * the queue, an MCP client without elicitation gets only the queue. Audit events name this one.
+   */
+  route?(escalation: Escalation): ChannelName;
+  /**
+   * The id of an escalation this channel already holds for the same question (a deferred approval asked again on
+   * its thread). The asker continues that escalation under its id instead of requesting a new one.
+   */
+  resumes?(escalation: Escalation, thread: string | undefined): string | undefined;
 }
 
 export const INQUIRY_ANSWER_MAX_BYTES = 4096;

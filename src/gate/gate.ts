@@ -4,7 +4,7 @@
 import type { AuditContext, AuditSink } from '../audit/kinds.js';
 import type { Config } from '../config/schema.js';
 import type { RaceContext } from '../escalation/race.js';
-import type { ChannelName, EscalationChannel, EscalationOutcome, Scope } from '../escalation/types.js';
+import type { ChannelName, Escalation, EscalationChannel, EscalationOutcome, Scope } from '../escalation/types.js';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { shortId } from '../util/ids.js';
 import { analyzeLine, type LineAnalysis } from './analyze.js';
@@ -81,6 +81,8 @@ export interface PendingApproval {
   readonly pattern: string;
   readonly level: Level;
   readonly reasons: readonly string[];
+  /** When the channel stops holding it (ISO), as its own record says. */
+  readonly expiresAt?: string;
 }
 
 export type GateDecision =
@@ -259,24 +261,42 @@ export class Gate {
       }
     }
 
-    // Nobody has answered for this part yet: ask.
-    const escalationId = shortId();
-    audit.write(
-      'approval.requested',
-      {
+    // Nobody has answered for this part yet: ask — or go on with the escalation the channel already holds for it
+    // (a deferred approval asked again on its thread), under its id, so each id is requested and settled once.
+    const escalation: Escalation = {
+      verb: 'approval',
+      request: {
         command: part.text,
-        pattern: part.pattern,
         line: req.line,
+        pattern: part.pattern,
         directory: dir,
         level: part.level,
         reasons: part.reasons,
-        channel: channel.name,
-        escalationId,
+        ...(req.ctx.thread !== undefined ? { thread: req.ctx.thread } : {}),
         ...(part.ask ? { ask: part.ask } : {}),
       },
-      req.ctx,
-    );
-    let answeredBy: ChannelName = channel.name;
+    };
+    const resumed = channel.resumes?.(escalation, req.ctx.thread);
+    const escalationId = resumed ?? shortId();
+    const route = channel.route?.(escalation) ?? channel.name;
+    if (resumed === undefined) {
+      audit.write(
+        'approval.requested',
+        {
+          command: part.text,
+          pattern: part.pattern,
+          line: req.line,
+          directory: dir,
+          level: part.level,
+          reasons: part.reasons,
+          channel: route,
+          escalationId,
+          ...(part.ask ? { ask: part.ask } : {}),
+        },
+        req.ctx,
+      );
+    }
+    let answeredBy: ChannelName = route;
     const raiseCtx: RaceContext = {
       session: req.ctx.session,
       ...(req.ctx.thread !== undefined ? { thread: req.ctx.thread } : {}),
@@ -291,22 +311,7 @@ export class Gate {
     };
     let outcome: EscalationOutcome;
     try {
-      outcome = await channel.raise(
-        {
-          verb: 'approval',
-          request: {
-            command: part.text,
-            line: req.line,
-            pattern: part.pattern,
-            directory: dir,
-            level: part.level,
-            reasons: part.reasons,
-            ...(req.ctx.thread !== undefined ? { thread: req.ctx.thread } : {}),
-            ...(part.ask ? { ask: part.ask } : {}),
-          },
-        },
-        raiseCtx,
-      );
+      outcome = await channel.raise(escalation, raiseCtx);
     } catch (err) {
       outcome = { kind: 'declined', reason: `approval request failed: ${err instanceof Error ? err.message : String(err)}` };
     }
@@ -419,6 +424,7 @@ export class Gate {
             pattern: part.pattern,
             level: part.level,
             reasons: part.reasons,
+            ...(outcome.expiresAt !== undefined ? { expiresAt: new Date(outcome.expiresAt).toISOString() } : {}),
           },
         };
       }

@@ -24,6 +24,7 @@ import {
   type InquiryRequest,
   type RaiseContext,
   type Scope,
+  type ChannelName,
 } from '../escalation/types.js';
 
 /** setTimeout's ceiling (~24.8 days): "no timeout" must never fall back to the SDK's 60 s default. */
@@ -344,6 +345,11 @@ export class McpChannel implements EscalationChannel {
   attach(parts: { audit: AuditSink; queue?: EscalationChannel }): void {
     this.dialog.audit = parts.audit;
     this.queue = parts.queue;
+  }
+
+  /** The queue alone when the client has no dialog (and the queue is on); otherwise the dialog (raced or not). */
+  route(): ChannelName {
+    return !this.dialog.available && this.opts.outOfBand && this.queue ? 'queue' : 'elicitation';
   }
 
   /** Escalations waiting for a person right now (for `wisp://pending`). */

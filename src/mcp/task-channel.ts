@@ -2,7 +2,7 @@
 // the task shows `input_required` with a line saying what it waits for and where to answer; when the escalation
 // settles (answered anywhere, timed out, withdrawn) the task goes back to `working`, and an elicitation that was
 // never delivered is taken out of the task's queue. Outside a task it is the inner channel, untouched.
-import type { Escalation, EscalationChannel, EscalationOutcome, RaiseContext } from '../escalation/types.js';
+import type { ChannelName, Escalation, EscalationChannel, EscalationOutcome, RaiseContext } from '../escalation/types.js';
 import type { TaskBook, TaskQueue } from './tasks.js';
 
 export interface TaskChannelDeps {
@@ -22,6 +22,14 @@ export class TaskAwareChannel implements EscalationChannel {
 
   get name(): EscalationChannel['name'] {
     return this.inner.name;
+  }
+
+  route(e: Escalation): ChannelName {
+    return this.inner.route?.(e) ?? this.inner.name;
+  }
+
+  resumes(e: Escalation, thread: string | undefined): string | undefined {
+    return this.inner.resumes?.(e, thread);
   }
 
   async raise(e: Escalation, ctx: RaiseContext): Promise<EscalationOutcome> {

@@ -249,9 +249,19 @@ export class Conversation {
         ? pending.redeem(answer.id, thread, answer.text)
         : ({ ok: false, code: 'unknown', reason: `${answer.id} is not a pending inquiry (this server does not use the result channel)` } as const);
       if (!result.ok) {
+        // An approval id is the queue's approval: the answer is refused, and the approval stays open there.
+        const approval = result.code === 'approval';
         this.deps.audit.write(
           'escalation.settled',
-          { channel: 'result', escalationId: answer.id, verb: 'inquiry', outcome: result.code === 'expired' ? 'timed-out' : 'refused', reason: result.reason },
+          {
+            channel: approval ? 'queue' : 'result',
+            escalationId: answer.id,
+            verb: approval ? 'approval' : 'inquiry',
+            outcome: result.code === 'expired' ? 'timed-out' : 'refused',
+            reason: result.reason,
+            // An answer that did not fit; the escalation it names (if any) is settled by its own channel.
+            ...(result.code === 'expired' ? {} : { via: 'respond.answers' }),
+          },
           ctx,
         );
         receipt.refusals.push({ command: `answers[${answer.id}]`, reason: result.reason, escalationId: answer.id });

@@ -1,7 +1,7 @@
 // ask_operator: the inquiry verb. The question goes through the session's channel; whatever happens, the model
 // gets a plain statement of it (answered, declined, no answer in time, or pending until the next turn).
 import { z } from 'zod';
-import { INQUIRY_ANSWER_MAX_BYTES, type EscalationOutcome } from '../escalation/types.js';
+import { INQUIRY_ANSWER_MAX_BYTES, type Escalation, type EscalationOutcome } from '../escalation/types.js';
 import type { RaceContext } from '../escalation/race.js';
 import type { ChannelName } from '../escalation/types.js';
 import { shortId } from '../util/ids.js';
@@ -34,10 +34,15 @@ export const askOperatorTool: WispTool<typeof schema> = {
     }
     const escalationId = shortId();
     const thread = ctx.ctx.thread;
-    let channel: ChannelName = ctx.channel.name;
+    const escalation: Escalation = {
+      verb: 'inquiry',
+      request: { question: args.question, ...(args.schema ? { schema: args.schema } : {}), ...(thread !== undefined ? { thread } : {}) },
+    };
+    // The channel the question actually travels (an MCP client without elicitation: the queue).
+    let channel: ChannelName = ctx.channel.route?.(escalation) ?? ctx.channel.name;
     ctx.audit.write(
       'inquiry.requested',
-      { question: args.question, ...(args.schema ? { schema: args.schema } : {}), channel: ctx.channel.name, escalationId },
+      { question: args.question, ...(args.schema ? { schema: args.schema } : {}), channel, escalationId },
       ctx.ctx,
     );
     const raiseCtx: RaceContext = {
@@ -55,13 +60,7 @@ export const askOperatorTool: WispTool<typeof schema> = {
     let outcome: EscalationOutcome;
     let failed = false;
     try {
-      outcome = await ctx.channel.raise(
-        {
-          verb: 'inquiry',
-          request: { question: args.question, ...(args.schema ? { schema: args.schema } : {}), ...(thread !== undefined ? { thread } : {}) },
-        },
-        raiseCtx,
-      );
+      outcome = await ctx.channel.raise(escalation, raiseCtx);
     } catch (err) {
       failed = true;
       outcome = { kind: 'declined', reason: `inquiry request failed: ${err instanceof Error ? err.message : String(err)}` };
@@ -122,7 +121,7 @@ export function settleInquiry(
     case 'pending': {
       ctx.audit.write('inquiry.decided', { ...base, escalationId: outcome.id, decision: 'pending' }, ctx.ctx);
       ctx.receipt.inquiries.push({ question, outcome: 'pending', channel, escalationId: outcome.id });
-      const expiresAt = new Date(Date.now() + ctx.config.escalation.pendingSeconds * 1000).toISOString();
+      const expiresAt = new Date(outcome.expiresAt ?? Date.now() + ctx.config.escalation.pendingSeconds * 1000).toISOString();
       ctx.receipt.pending.push({
         id: outcome.id,
         verb: 'inquiry',

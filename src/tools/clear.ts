@@ -38,7 +38,8 @@ function recordRefusal(ctx: ToolContext, subject: string, decision: Extract<Gate
     ...(decision.escalationId ? { escalationId: decision.escalationId } : {}),
   });
   if (decision.pending) {
-    const expiresAt = new Date(Date.now() + ctx.config.escalation.pendingSeconds * 1000).toISOString();
+    // The channel's own expiry (the queue file's) when it says; a second clock here would disagree with it.
+    const expiresAt = decision.pending.expiresAt ?? new Date(Date.now() + ctx.config.escalation.pendingSeconds * 1000).toISOString();
     if (!ctx.receipt.pending.some((p) => p.id === decision.pending!.id)) {
       ctx.receipt.pending.push({
         ...decision.pending,

@@ -32,7 +32,7 @@ describe('ResultChannel', () => {
     const pending = new PendingEscalations(60_000);
     const ch = new ResultChannel(pending, new FakeQueue());
     const out = await ch.raise({ verb: 'inquiry', request: { question: 'Which?' } }, ctx('t1', 'q1'));
-    expect(out).toEqual({ kind: 'pending', id: 'q1' });
+    expect(out).toEqual({ kind: 'pending', id: 'q1', expiresAt: pending.list('t1')[0]!.expiresAt });
     expect(pending.list('t1').map((p) => p.id)).toEqual(['q1']);
   });
 
@@ -51,8 +51,10 @@ describe('ResultChannel', () => {
   it('reports the same pending id until the person answers, then their answer once', async () => {
     const queue = new FakeQueue();
     const ch = new ResultChannel(new PendingEscalations(60_000), queue);
-    const first = (await ch.raise(approval(), ctx())) as { kind: 'pending'; id: string };
-    expect(await ch.raise(approval(), ctx())).toEqual({ kind: 'pending', id: first.id });
+    const first = (await ch.raise(approval(), ctx())) as { kind: 'pending'; id: string; expiresAt: number };
+    // Asked again: the same id and the same expiry, and the channel says it already holds this question.
+    expect(await ch.raise(approval(), ctx())).toEqual({ kind: 'pending', id: first.id, expiresAt: first.expiresAt });
+    expect(ch.resumes(approval(), 't1')).toBe(first.id);
     expect(queue.filed).toHaveLength(1);
     queue.answers.set(first.id, { kind: 'approved', scope: 'session' });
     expect(await ch.raise(approval(), ctx())).toEqual({ kind: 'approved', scope: 'session' });
