@@ -77,8 +77,8 @@ export async function mcpBench(ctx: BenchContext): Promise<Row[]> {
       n: o.length,
       baseline: { label: 'command itself', median: median(own), p95: pct(sorted(own), 95) },
       ratio: median(total) / median(own),
-      budget: 'median ≤ 20 ms',
-      ok: median(o) <= 20,
+      budget: 'median ≤ 10 ms',
+      ok: median(o) <= 10,
       note:
         `whole call median ${median(total).toFixed(1)} ms; ratio = whole call ÷ the command's own run` +
         (sandbox.works ? ` (${sandbox.kind})` : `; NO SANDBOX (${sandbox.detail}): measured with sandbox.enabled false`),

@@ -7,7 +7,7 @@
 // Without bash 5, only the wall time around spawnSync is reported. A fresh WISP_HOME and working directory are used
 // (no config files: the common case).
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, type BenchContext, median, pct, type Row, sorted } from './lib.js';
@@ -19,14 +19,18 @@ interface Target {
   readonly maxRatio?: number;
 }
 
+// Budgets of issue #16 (ADRs 0040, 0041).
 const TARGETS: readonly Target[] = [
   { label: 'node -e 0', argv: ['-e', '0'] },
-  { label: 'wisp --version', argv: [BIN, '--version'], maxRatio: 1.3 },
-  { label: 'wisp tools --json', argv: [BIN, 'tools', '--json'], maxRatio: 1.6 },
-  { label: 'wisp check -- "ls"', argv: [BIN, 'check', '--', 'ls'], maxRatio: 1.6 },
-  // Not budgeted; here because a pipeline once made V8 optimise the parser's wasm before exit (+1 s, ADR 0012).
-  { label: 'wisp check -- "git log | head"', argv: [BIN, 'check', '--', 'git log --oneline | head -5'] },
+  { label: 'wisp --version', argv: [BIN, '--version'], maxRatio: 1.2 },
+  { label: 'wisp tools --json', argv: [BIN, 'tools', '--json'], maxRatio: 1.3 },
+  { label: 'wisp check -- "ls"', argv: [BIN, 'check', '--', 'ls'], maxRatio: 1.4 },
+  // A pipeline once made V8 optimise the parser's wasm before exit (+1 s, ADR 0012); it needs the parser.
+  { label: 'wisp check -- "git log | head"', argv: [BIN, 'check', '--', 'git log --oneline | head -5'], maxRatio: 1.6 },
 ];
+
+/** Peak resident memory of `wisp check -- ls`, at most this many times `node -e 0`'s (issue #16). */
+const MAX_RSS_RATIO = 1.3;
 
 // $1… are the process; prints "<t0> <t1> <status>" then the `times` lines.
 const SCRIPT = 't0=$EPOCHREALTIME; "$@" >/dev/null 2>&1; s=$?; t1=$EPOCHREALTIME; echo "$t0 $t1 $s"; times';
@@ -77,6 +81,7 @@ export async function startupBench(ctx: BenchContext): Promise<Row[]> {
   const bash = hasBash5();
   const rounds = ctx.quick ? 4 : 15;
   const samples = new Map<string, Sample[]>(TARGETS.map((t) => [t.label, []]));
+  const rss = new Map<string, number[]>(TARGETS.map((t) => [t.label, []]));
   try {
     // One unmeasured round warms the page cache.
     for (const t of TARGETS) runOnce(t, env, work, bash);
@@ -87,6 +92,12 @@ export async function startupBench(ctx: BenchContext): Promise<Row[]> {
         const s = runOnce(t, env, work, bash);
         if (s.status !== 0) throw new Error(`${t.label} exited with ${s.status}`);
         samples.get(t.label)!.push(s);
+      }
+    }
+    // Peak resident memory, from GNU time (when there is one), paired per round like the times.
+    if (existsSync(GNU_TIME)) {
+      for (let r = 0; r < (ctx.quick ? 3 : 7); r++) {
+        for (const t of [TARGETS[0]!, TARGETS[3]!]) rss.get(t.label)!.push(peakRssKiB(t, env, work));
       }
     }
   } finally {
@@ -118,5 +129,32 @@ export async function startupBench(ctx: BenchContext): Promise<Row[]> {
         : {}),
     });
   }
+  const floorRss = rss.get(TARGETS[0]!.label)!;
+  const checkRss = rss.get(TARGETS[3]!.label)!;
+  if (floorRss.length > 0 && checkRss.length === floorRss.length) {
+    const ratio = median(checkRss.map((k, r) => k / floorRss[r]!));
+    const mib = (k: number) => k / 1024;
+    rows.push({
+      bench: 'startup',
+      metric: `${TARGETS[3]!.label} (peak RSS)`,
+      unit: 'MiB',
+      median: mib(median(checkRss)),
+      n: checkRss.length,
+      baseline: { label: 'node -e 0', median: mib(median(floorRss)) },
+      ratio,
+      budget: `≤ ${MAX_RSS_RATIO}× node -e 0`,
+      ok: ratio <= MAX_RSS_RATIO,
+    });
+  }
   return rows;
+}
+
+const GNU_TIME = '/usr/bin/time';
+
+/** Peak RSS in KiB of one run, as GNU time reports it (`%M`). */
+function peakRssKiB(t: Target, env: NodeJS.ProcessEnv, cwd: string): number {
+  const r = spawnSync(GNU_TIME, ['-f', '%M', process.execPath, ...t.argv], { env, cwd, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
+  const kib = Number(r.stderr.trim().split('\n').pop());
+  if (r.status !== 0 || !Number.isFinite(kib)) throw new Error(`${t.label}: no peak RSS from ${GNU_TIME} (status ${r.status})`);
+  return kib;
 }

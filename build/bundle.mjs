@@ -1,0 +1,130 @@
+// `npm run build`, second step (ADR 0041): bundles the light faces of the built CLI (dist/commands/main.js and what
+// it reaches without Ink, React, the MCP SDK or the model runtime) into one CommonJS file, dist/wisp.bundle.cjs,
+// which dist/bin/wisp.js loads through vm.Script with V8's code cache. Modules that statically import a package kept
+// out of the bundle ("heavy": the chat, respond, mcp faces) stay separate ES modules; dist/bin/wisp.js runs those
+// faces from dist/ directly, so no module is ever loaded twice.
+import { build } from 'esbuild';
+import { createHash } from 'node:crypto';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+// WISP_BUNDLE_DIST: bundle another copy of dist/ (test/commands/bundle.test.ts works on one).
+const DIST = process.env.WISP_BUNDLE_DIST ? resolve(process.env.WISP_BUNDLE_DIST) : join(ROOT, 'dist');
+const OUT = join(DIST, 'wisp.bundle.cjs');
+const ENTRY = join(DIST, 'commands', 'main.js');
+/** Packages put into the bundle: plain JavaScript, CommonJS or ESM without top-level await, no wasm, no workers. */
+const INLINE = new Set(['commander', 're2js']);
+/**
+ * Packages left out but loaded with require() where they are imported (their CommonJS build): zod is half the bundle's
+ * size, and the faces that start fastest (`check` of a line without a config file, `tools`) never load it.
+ */
+const REQUIRED = new Set(['zod']);
+
+const packageOf = (spec) => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]);
+
+// The static import graph of dist/ (tsc output: one `import … from '…'` per line, types already gone).
+const IMPORT = /^\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]/gm;
+function staticImports(file) {
+  const text = readFileSync(file, 'utf8');
+  const out = [];
+  for (const m of text.matchAll(IMPORT)) out.push(m[1] ?? m[2]);
+  return out;
+}
+const heavyMemo = new Map();
+/** A module is heavy when it, or a module it statically imports, imports a package that is not inlined. */
+function heavy(file, trail = new Set()) {
+  if (heavyMemo.has(file)) return heavyMemo.get(file);
+  if (trail.has(file)) return false;
+  trail.add(file);
+  let result = false;
+  for (const spec of staticImports(file)) {
+    if (spec.startsWith('node:')) continue;
+    if (spec.startsWith('.')) {
+      if (heavy(resolve(dirname(file), spec), trail)) result = true;
+    } else if (!INLINE.has(packageOf(spec)) && !REQUIRED.has(packageOf(spec))) result = true;
+  }
+  heavyMemo.set(file, result);
+  return result;
+}
+
+if (heavy(ENTRY)) throw new Error('bundle: commands/main.js itself imports a package that is not inlined');
+const boundaries = new Set();
+/** Specifiers of the dynamic imports left in the bundle (packages, node: modules, heavy modules of dist/). */
+const externals = new Set();
+const plugin = {
+  name: 'wisp-faces',
+  setup(b) {
+    b.onResolve({ filter: /.*/ }, (args) => {
+      if (args.kind === 'entry-point') return undefined;
+      if (args.path.startsWith('node:')) {
+        if (args.kind === 'dynamic-import') externals.add(args.path);
+        return undefined;
+      }
+      if (args.path.startsWith('.')) {
+        if (!args.importer.startsWith(DIST + '/')) return undefined; // inside an inlined package
+        const target = resolve(args.resolveDir, args.path);
+        if (!heavy(target)) return undefined;
+        if (args.kind !== 'dynamic-import') throw new Error(`bundle: ${relative(DIST, args.importer)} statically imports heavy ${args.path}`);
+        boundaries.add(relative(DIST, target));
+        externals.add('./' + relative(DIST, target));
+        return { path: './' + relative(DIST, target), external: true };
+      }
+      if (INLINE.has(packageOf(args.path)) || !args.importer.startsWith(DIST + '/')) return undefined;
+      if (REQUIRED.has(packageOf(args.path)) && args.kind === 'import-statement') return { path: args.path, external: true };
+      if (args.kind !== 'dynamic-import' && args.kind !== 'require-call') {
+        throw new Error(`bundle: ${relative(DIST, args.importer)} statically imports ${args.path}, which is not inlined`);
+      }
+      if (args.kind === 'dynamic-import') externals.add(args.path);
+      return { path: args.path, external: true };
+    });
+  },
+};
+
+rmSync(join(DIST, 'cache'), { recursive: true, force: true });
+const result = await build({
+  entryPoints: [ENTRY],
+  outfile: OUT,
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  // createRequire(import.meta.url) resolves packages: any file inside the package does, the bundle's own URL too.
+  define: { 'import.meta.url': '__wispBundleUrl' },
+  plugins: [plugin],
+  logLevel: 'warning',
+  // Less to read and scan at every start: no comments or indentation (and the file stays ASCII, one byte a char).
+  minifyWhitespace: true,
+  minifySyntax: true,
+  charset: 'ascii',
+  legalComments: 'none',
+  metafile: true,
+});
+if (result.errors.length) process.exit(1);
+if (process.env.WISP_BUNDLE_SIZES) {
+  const inputs = Object.values(result.metafile.outputs)[0].inputs;
+  const byPackage = new Map();
+  for (const [path, { bytesInOutput }] of Object.entries(inputs)) {
+    const key = path.includes('node_modules/') ? packageOf(path.split('node_modules/').pop()) : path.split('/').slice(0, 4).join('/');
+    byPackage.set(key, (byPackage.get(key) ?? 0) + bytesInOutput);
+  }
+  for (const [k, v] of [...byPackage].sort((a, b) => b[1] - a[1]).slice(0, 25)) process.stderr.write(`${(v / 1024).toFixed(0).padStart(6)} KiB  ${k}\n`);
+}
+// `import()` inside code compiled by vm.Script needs a callback that V8's code cache does not keep (a cached run
+// fails with "A dynamic import callback was not specified"): every dynamic import left in the bundle calls the
+// loader's `__wispImport` instead, which imports from the ES module side.
+let dynamic = 0;
+const rewritten = readFileSync(OUT, 'utf8').replace(/\bimport\((["'])([^"']+)\1\)/g, (whole, _q, spec) => {
+  if (!externals.has(spec)) return whole;
+  dynamic++;
+  return `__wispImport(${JSON.stringify(spec)})`;
+});
+if (dynamic < externals.size) throw new Error(`bundle: expected ${externals.size} dynamic imports to rewrite, found ${dynamic}`);
+writeFileSync(OUT, rewritten);
+
+// The first line names the content: the code cache is keyed by it (V8 itself only checks the source's length).
+const body = readFileSync(OUT, 'utf8');
+const hash = createHash('sha256').update(body).digest('hex').slice(0, 16);
+writeFileSync(OUT, `// wisp-bundle ${hash}\n` + body);
+process.stderr.write(`bundle: ${relative(ROOT, OUT)} ${(statSync(OUT).size / 1024).toFixed(0)} KiB; dynamic imports left: ${[...externals].sort().join(', ')}\n`);

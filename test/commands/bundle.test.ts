@@ -1,0 +1,138 @@
+// Issue #16.2, ADR 0041: the bin runs from one bundled file with V8's code cache, and whatever happens to the bundle
+// or the cache, it answers as the ES modules of dist/ do. Works on a private copy of dist/ (bundled here), so the
+// clone's own dist/ and its cache are never touched.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/cli.js';
+
+let work: string;
+let dist: string;
+let bin: string;
+
+function run(args: readonly string[], home: string, extra: { cwd?: string } = {}): { status: number | null; stdout: string; stderr: string } {
+  const env: NodeJS.ProcessEnv = { ...process.env, WISP_HOME: home, NO_COLOR: '1' };
+  delete env.CI;
+  const r = spawnSync(process.execPath, [bin, ...args], { cwd: extra.cwd ?? work, env, encoding: 'utf8', timeout: 60_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function freshHome(name: string): string {
+  const home = join(work, name);
+  mkdirSync(home, { mode: 0o700 });
+  return home;
+}
+
+const cacheFiles = (dir: string): string[] => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.v8')) : []);
+
+/** What the bin prints for a few faces that run from the bundle. */
+function answers(home: string): string[] {
+  const out: string[] = [];
+  for (const args of [['check', '--json', '--', 'ls'], ['check', '--json', '--', 'git log --oneline | head -5'], ['check', '--json', '--', 'sudo ls'], ['tools', '--json'], ['--help'], ['doctr']]) {
+    const r = run(args, home);
+    out.push(`${args.join(' ')} → ${r.status}\n${r.stdout}\n${r.stderr}`);
+  }
+  return out;
+}
+
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'wisp-bundle-'));
+  dist = join(work, 'dist');
+  cpSync(join(ROOT, 'dist'), dist, { recursive: true, filter: (src) => !src.startsWith(join(ROOT, 'dist', 'cache')) });
+  rmSync(join(dist, 'wisp.bundle.cjs'), { force: true });
+  symlinkSync(join(ROOT, 'node_modules'), join(work, 'node_modules'));
+  execFileSync(process.execPath, [join(ROOT, 'build', 'bundle.mjs')], { env: { ...process.env, WISP_BUNDLE_DIST: dist }, stdio: 'pipe' });
+  bin = join(dist, 'bin', 'wisp.js');
+}, 120_000);
+
+describe('the bundled bin (ADR 0041)', () => {
+  it('answers exactly as the unbundled modules do, and writes its code cache beside the bundle, readable by its owner only', () => {
+    const bundled = answers(freshHome('h1'));
+    const files = cacheFiles(join(dist, 'cache'));
+    expect(files).toHaveLength(1);
+    expect(statSync(join(dist, 'cache', files[0]!)).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dist, 'cache')).mode & 0o777).toBe(0o700);
+    // A second round with the cache in place: the same answers.
+    expect(answers(freshHome('h2'))).toEqual(bundled);
+    // Without the bundle the bin imports dist/commands/main.js: the same answers again.
+    const saved = join(work, 'bundle.saved');
+    cpSync(join(dist, 'wisp.bundle.cjs'), saved);
+    rmSync(join(dist, 'wisp.bundle.cjs'));
+    try {
+      expect(answers(freshHome('h3'))).toEqual(bundled);
+    } finally {
+      cpSync(saved, join(dist, 'wisp.bundle.cjs'));
+    }
+  }, 240_000);
+
+  it('a cache directory that cannot be written: the cache goes to $WISP_HOME/cache, and without a WISP_HOME nowhere', () => {
+    rmSync(join(dist, 'cache'), { recursive: true, force: true });
+    writeFileSync(join(dist, 'cache'), 'not a directory'); // mkdir fails even for root
+    try {
+      const home = freshHome('h4');
+      const r = run(['check', '--json', '--', 'ls'], home);
+      expect(r.status).toBe(0);
+      expect(JSON.parse(r.stdout).decision).toBe('run');
+      expect(cacheFiles(join(home, 'cache'))).toHaveLength(1);
+      expect(statSync(join(home, 'cache')).mode & 0o777).toBe(0o700);
+      // Used from there next time (it is not rewritten).
+      const file = join(home, 'cache', cacheFiles(join(home, 'cache'))[0]!);
+      const past = new Date(Date.now() - 60_000);
+      utimesSync(file, past, past);
+      const stamp = statSync(file).mtimeMs;
+      expect(run(['check', '--json', '--', 'ls'], home).status).toBe(0);
+      expect(statSync(file).mtimeMs).toBe(stamp);
+
+      // A WISP_HOME that does not exist is not created for a cache.
+      const missing = join(work, 'no-such-home');
+      const m = run(['check', '--json', '--', 'ls'], missing);
+      expect(m.status).toBe(0);
+      expect(existsSync(missing)).toBe(false);
+    } finally {
+      rmSync(join(dist, 'cache'), { force: true });
+    }
+  }, 120_000);
+
+  it('attack: a cache file others can write, or a corrupt one, is not used; the answer is unchanged and the file is replaced', () => {
+    const home = freshHome('h5');
+    expect(run(['check', '--json', '--', 'ls'], home).status).toBe(0);
+    const dir = join(dist, 'cache');
+    const name = cacheFiles(dir)[0]!;
+    const file = join(dir, name);
+    // World-writable: anyone could have put code there. Ignored, and replaced by a private one.
+    chmodSync(file, 0o666);
+    const r = run(['check', '--json', '--', 'sudo ls'], home);
+    expect(JSON.parse(r.stdout).decision).toBe('deny');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    // Garbage of the right name: V8 rejects it; the answer is the same.
+    writeFileSync(file, Buffer.alloc(4096, 7), { mode: 0o600 });
+    const g = run(['check', '--json', '--', 'sudo ls'], home);
+    expect(g.stdout).toBe(r.stdout);
+    expect(statSync(file).size).not.toBe(4096);
+  }, 120_000);
+
+  it('a stale bundle (older than the bin, as after a tsc-only build) or a broken one is not run', () => {
+    const home = freshHome('h6');
+    const bundle = join(dist, 'wisp.bundle.cjs');
+    const saved = join(work, 'bundle.saved2');
+    cpSync(bundle, saved);
+    try {
+      // Broken and stale: a bundle that would answer wrongly if it ran.
+      writeFileSync(bundle, '// wisp-bundle 0123456789abcdef\nmodule.exports = { main: async () => { process.stdout.write("from a stale bundle\\n"); return 0; } };\n');
+      const old = new Date(Date.now() - 3600_000);
+      utimesSync(bundle, old, old);
+      const r = run(['check', '--json', '--', 'ls'], home);
+      expect(r.stdout).not.toContain('stale bundle');
+      expect(JSON.parse(r.stdout).decision).toBe('run');
+      // Broken and fresh: it throws while loading; the modules answer.
+      writeFileSync(bundle, '// wisp-bundle 0123456789abcdef\nthrow new Error("broken bundle");\n');
+      const b = run(['check', '--json', '--', 'ls'], home);
+      expect(b.status).toBe(0);
+      expect(JSON.parse(b.stdout).decision).toBe('run');
+    } finally {
+      cpSync(saved, bundle);
+    }
+  }, 120_000);
+});
