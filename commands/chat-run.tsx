@@ -13,6 +13,7 @@ import { SessionEngine, type SandboxState } from '../ui/engine.js';
 import { Feed } from '../ui/feed.js';
 import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON } from '../ui/use-keys.js';
 import { QueueWatch } from '../ui/queue-watch.js';
+import { ReflowSafeStdout } from '../ui/reflow.js';
 import { TerminalChannel } from '../ui/terminal-channel.js';
 import type { EntryBody } from '../ui/transcript-entries.js';
 import type { ChatFlags } from './chat.js';
@@ -73,7 +74,12 @@ export async function runChat(flags: ChatFlags): Promise<number> {
     };
     if (process.stdout.isTTY) process.stdout.write(BRACKETED_PASTE_ON);
     process.once('exit', pasteOff);
-    const instance = render(<App engine={engine} store={store} feed={feed} initial={initial} history={history} />, { exitOnCtrlC: false });
+    // Ink writes through a stream that erases the rows a narrowing re-wrapped (ui/reflow.ts): no duplicate frame.
+    const stdout = new ReflowSafeStdout(process.stdout);
+    const instance = render(<App engine={engine} store={store} feed={feed} initial={initial} history={history} />, {
+      exitOnCtrlC: false,
+      stdout: stdout as unknown as NodeJS.WriteStream,
+    });
     watch.start();
     try {
       await instance.waitUntilExit();
@@ -82,6 +88,7 @@ export async function runChat(flags: ChatFlags): Promise<number> {
       store.closeAll();
       pasteOff();
       process.removeListener('exit', pasteOff);
+      stdout.dispose();
     }
     session.end('done');
     return 0;

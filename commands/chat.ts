@@ -36,7 +36,8 @@ export function register(program: Command): void {
             '(echo "PROMPT" | wisp respond), or wisp mcp for another program',
         );
       }
-      const { runChat } = await import('./chat-run.js');
+      const { loadWithColourDecided } = await import('./chat-colour.js');
+      const { runChat } = await loadWithColourDecided(process.env, async () => await import('./chat-run.js'));
       process.exitCode = await runChat(flags);
     });
 }

@@ -101,6 +101,13 @@ export class PtyTerm {
     else this.watchers.add({ needle, fn });
   }
 
+  /** Resizes the terminal, as a person dragging the window's edge: the screen reflows, the program gets SIGWINCH. */
+  async resize(cols: number, rows: number): Promise<void> {
+    await this.written;
+    this.term.resize(cols, rows);
+    this.proc.resize(cols, rows);
+  }
+
   /** Types keys (as one write, like a paste or a fast typist; use several calls for separate keystrokes). */
   write(data: string): void {
     this.proc.write(data);
