@@ -130,12 +130,6 @@ export function writableRoot(target: string, launchDir: string, extra: readonly 
   return { root: holding.sort((a, b) => b.length - a.length)[0]! };
 }
 
-/** Kept for callers that only want the yes/no: why a path may not be written, or undefined. */
-export function checkWritable(path: string, launchDir: string, extra: readonly string[], wispHome: string): string | undefined {
-  const place = writableRoot(canonicalPath(path), launchDir, extra, wispHome);
-  return 'refusal' in place ? place.refusal : undefined;
-}
-
 interface Observed {
   readonly dir: Dir;
   readonly file?: { readonly id: Identity; readonly text: string; readonly sha256: string };
