@@ -26,7 +26,7 @@ export const DEFAULT_CONFIG: Readonly<Config> = {
     loadTimeoutSeconds: 120,
     download: { name: DEFAULT_DOWNLOAD.name, url: DEFAULT_DOWNLOAD.url },
   },
-  approval: { threshold: 'moderate', persistDays: 30 },
+  approval: { threshold: 'moderate', persistDays: 30, classifierTimeoutSeconds: 10 },
   escalation: { timeoutSeconds: 600, pendingSeconds: 600, outOfBand: true },
   sandbox: { enabled: true, allowNetwork: true, writablePaths: [], privateTmp: true },
   policy: { deny: [...DEFAULT_DENY], allow: [], rules: [] },

@@ -62,6 +62,13 @@ export const ConfigSchema = z.strictObject({
     .strictObject({
       threshold: z.enum(THRESHOLDS).default('moderate').describe('Ask when a part is at or above this level'),
       persistDays: z.number().int().min(1).max(365).default(30).describe('Days a project/always approval is kept'),
+      classifier: z
+        .enum(['rules', 'model'])
+        .optional()
+        .describe('rules, or model: after the rules a model rates each part and may only raise it; unset = rules (or useModel)'),
+      classifierModel: z.string().min(1).optional().describe('Model spec for the classifier; unset = the session model'),
+      classifierTimeoutSeconds: z.number().int().min(1).max(600).default(10).describe('Longest wait for a classifier verdict; then at least moderate'),
+      useModel: z.boolean().optional().describe('Legacy spelling: true = classifier model, false = rules'),
     })
     .prefault({}),
   escalation: z

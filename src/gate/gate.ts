@@ -8,6 +8,7 @@ import type { ChannelName, Escalation, EscalationChannel, EscalationOutcome, Sco
 import { isAbsolute, relative, resolve } from 'node:path';
 import { shortId } from '../util/ids.js';
 import { analyzeLine, type LineAnalysis } from './analyze.js';
+import { modelAuditFields, type ModelClassifier } from './model-classifier.js';
 import type { ApprovalCache } from './session-approvals.js';
 import { levelRank, type Level, type PartVerdict, type Threshold } from './types.js';
 
@@ -40,6 +41,8 @@ export interface GateDeps {
    * time. Without it, the request's directory is the key (as before).
    */
   readonly project?: string;
+  /** approval.classifier: model — a second opinion after the rules that can only raise a part's level. */
+  readonly modelClassifier?: ModelClassifier;
 }
 
 export interface GateRequest {
@@ -136,7 +139,7 @@ export class Gate {
 
   private async decide(req: GateRequest): Promise<GateDecision> {
     const { config, audit } = this.deps;
-    const analysis = req.analysis ?? analyzeLine(req.line, config, req.cwd);
+    let analysis = req.analysis ?? analyzeLine(req.line, config, req.cwd);
 
     if (analysis.policy === 'denied') {
       const reason = analysis.policyReason ?? 'command denied by policy';
@@ -155,6 +158,8 @@ export class Gate {
       };
     }
 
+    if (this.deps.modelClassifier) analysis = await this.deps.modelClassifier.review(analysis, req.cwd, req.signal);
+
     const notes: string[] = [];
     const approvals: ApprovalRecord[] = [];
     const multi = analysis.parts.length > 1;
@@ -171,6 +176,7 @@ export class Gate {
           reasons: part.reasons,
           knownSafe: part.knownSafe,
           sources: ['rules'],
+          ...modelAuditFields(part),
         },
         req.ctx,
       );

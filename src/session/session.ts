@@ -16,6 +16,7 @@ import { Gate } from '../gate/gate.js';
 import { ApprovalCache } from '../gate/session-approvals.js';
 import { ApprovalStore } from '../gate/store.js';
 import { createModel } from '../model/index.js';
+import { ModelClassifier, classifierMode } from '../gate/model-classifier.js';
 import type { LanguageModel } from '../model/types.js';
 import { wispHome, wispPaths, type WispPaths } from '../paths.js';
 import { selectTools } from '../tools/registry.js';
@@ -70,6 +71,7 @@ export class Session {
     readonly queue?: QueueHandle,
     readonly resultChannel?: ResultChannel,
     pendingInquiries?: PendingEscalations,
+    classifier?: ModelClassifier,
   ) {
     this.pendingInquiries = pendingInquiries ?? new PendingEscalations(config.escalation.pendingSeconds * 1000);
     this.store = new ApprovalStore(paths.approvals);
@@ -81,6 +83,7 @@ export class Session {
       sessionApprovals: this.sessionApprovals,
       source: opts.entryPoint,
       project: opts.cwd,
+      ...(classifier ? { modelClassifier: classifier } : {}),
     });
   }
 
@@ -178,7 +181,14 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
   }
   if (opts.wrapChannel) channel = opts.wrapChannel(channel);
 
-  const session = new Session(config, paths, audit, model, tools, channel, opts, queue, resultChannel, pendingInquiries);
+  const classifier =
+    classifierMode(config.approval) === 'model'
+      ? new ModelClassifier({
+          model: config.approval.classifierModel ? createModel(config.approval.classifierModel, config) : model,
+          timeoutMs: config.approval.classifierTimeoutSeconds * 1000,
+        })
+      : undefined;
+  const session = new Session(config, paths, audit, model, tools, channel, opts, queue, resultChannel, pendingInquiries, classifier);
   const sandbox = config.sandbox.enabled ? await detectSandbox() : { kind: 'none' as const, works: false, detail: 'disabled in config' };
   if (!config.sandbox.enabled) warn('the sandbox is off (sandbox.enabled: false): commands run with your full permissions');
   else if (!sandbox.works) warn(`no working sandbox (${sandbox.detail}); commands will be refused until one is installed`);

@@ -50,7 +50,7 @@ describe('layers', () => {
     writeJson(userFile, { approval: { threshold: 'dangerous' }, escalation: { timeoutSeconds: 30 } });
     const loaded = load();
     expect(loaded.userFile).toBe(userFile);
-    expect(loaded.config.approval).toEqual({ threshold: 'dangerous', persistDays: 30 });
+    expect(loaded.config.approval).toEqual({ threshold: 'dangerous', persistDays: 30, classifierTimeoutSeconds: 10 });
     expect(loaded.config.escalation.timeoutSeconds).toBe(30);
     expect(loaded.config.escalation.pendingSeconds).toBe(600);
   });
@@ -145,7 +145,7 @@ describe('a project config may only tighten', () => {
     const loaded = load();
     expect(loaded.warnings).toEqual([]);
     const c = loaded.config;
-    expect(c.approval).toEqual({ threshold: 'safe', persistDays: 7 });
+    expect(c.approval).toEqual({ threshold: 'safe', persistDays: 7, classifierTimeoutSeconds: 10 });
     expect(c.escalation).toMatchObject({ timeoutSeconds: 120, pendingSeconds: 60 });
     expect(c.sandbox).toMatchObject({ enabled: true, allowNetwork: false });
     expect(c.policy.deny).toEqual(['mine', 'curl']); // added to the user's, never replacing them
