@@ -14,6 +14,7 @@ import { Feed } from '../ui/feed.js';
 import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON } from '../ui/use-keys.js';
 import { QueueWatch } from '../ui/queue-watch.js';
 import { ReflowSafeStdout } from '../ui/reflow.js';
+import { RevocationWatch } from '../ui/revocation-watch.js';
 import { TerminalChannel } from '../ui/terminal-channel.js';
 import type { EntryBody } from '../ui/transcript-entries.js';
 import type { ChatFlags } from './chat.js';
@@ -51,8 +52,13 @@ export async function runChat(flags: ChatFlags): Promise<number> {
   });
 
   try {
-    const engine = new SessionEngine(session, await sandboxState(session.config.sandbox.enabled));
     const feed = new Feed();
+    const revocations = new RevocationWatch({
+      auditFile: session.paths.audit,
+      sessionApprovals: session.sessionApprovals,
+      report: (e) => feed.emit(e),
+    });
+    const engine = new SessionEngine(session, await sandboxState(session.config.sandbox.enabled), (ids) => revocations.mine(ids));
     const watch = new QueueWatch({ paths: session.paths, store, report: (e) => feed.emit(e) });
     const timeout = session.config.escalation.timeoutSeconds;
     const initial: EntryBody[] = [
@@ -81,10 +87,12 @@ export async function runChat(flags: ChatFlags): Promise<number> {
       stdout: stdout as unknown as NodeJS.WriteStream,
     });
     watch.start();
+    revocations.start();
     try {
       await instance.waitUntilExit();
     } finally {
       watch.stop();
+      revocations.close();
       store.closeAll();
       pasteOff();
       process.removeListener('exit', pasteOff);

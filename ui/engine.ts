@@ -1,6 +1,7 @@
 // What the App needs from the engine, as one small interface: run a turn, run a slash command, say what the
 // status line shows. `SessionEngine` is the real one over a Session; App tests give the App a fake. No Ink, no
 // React, no component imports here: the engine emits data and the components draw it.
+import { recordOperatorEvent } from '../src/audit/operator.js';
 import { createModel } from '../src/model/index.js';
 import type { LanguageModel } from '../src/model/types.js';
 import { Conversation } from '../src/session/conversation.js';
@@ -50,6 +51,8 @@ export class SessionEngine implements ChatEngine {
   constructor(
     private readonly session: Session,
     private readonly sandbox: SandboxState,
+    /** Told the ids this chat revoked, so the watch on the audit log does not report them as news. */
+    private readonly onRevoked: (ids: readonly string[]) => void = () => {},
   ) {
     this.model = session.model;
     this.conversation = this.fresh();
@@ -116,6 +119,10 @@ export class SessionEngine implements ChatEngine {
       },
       newConversation: () => {
         this.conversation = this.fresh();
+      },
+      recordRevocation: (details) => {
+        this.onRevoked(details.ids);
+        recordOperatorEvent(s.paths, 'approval.revoked', details);
       },
     };
   }

@@ -28,6 +28,11 @@ export interface SlashContext {
   setModel(spec: string): string;
   /** Starts a new conversation: the model forgets what was said. */
   newConversation(): void;
+  /**
+   * Audits a revocation of stored approvals, as `wisp approvals revoke` does (the same `approval.revoked` event,
+   * written by the same helper, src/audit/operator.ts). Throws when the log cannot take it.
+   */
+  recordRevocation?(details: { action: 'revoke'; ids: string[]; pattern?: string; scope?: string }): void;
 }
 
 export type SlashResult =
@@ -151,13 +156,25 @@ function approvals(args: string[], ctx: SlashContext): SlashResult {
       ctx.sessionApprovals.delete(s.directory, s.pattern);
       return print(`revoked session approval ${id} (${s.pattern} in ${s.directory})`);
     }
+    let entry: StoredApprovalView | undefined;
     try {
-      return ctx.store.revoke(id)
-        ? print(`revoked ${id}`)
-        : { kind: 'error', text: `no approval with id ${id}; /approvals lists them` };
+      entry = ctx.store.list().find((e) => e.id === id);
+      if (!ctx.store.revoke(id)) return { kind: 'error', text: `no approval with id ${id}; /approvals lists them` };
     } catch (err) {
       return { kind: 'error', text: `cannot revoke ${id}: ${errorText(err)}` };
     }
+    // As from another terminal: this chat's session approvals of the same pattern go too.
+    const dropped = entry ? ctx.sessionApprovals.list().filter((e) => e.pattern === entry.pattern) : [];
+    for (const e of dropped) ctx.sessionApprovals.delete(e.directory, e.pattern);
+    const lines = [`revoked ${id}`];
+    if (dropped.length > 0) lines.push(`and this chat's session approval of ${entry!.pattern} (${dropped.map((e) => e.directory).join(', ')})`);
+    try {
+      // The store changed first: a revocation only makes the gate stricter, so it stands even if the log fails.
+      ctx.recordRevocation?.({ action: 'revoke', ids: [id], ...(entry ? { pattern: entry.pattern, scope: entry.scope } : {}) });
+    } catch (err) {
+      return { kind: 'error', text: `${lines.join(' ')}, but the audit log could not record it: ${errorText(err)}` };
+    }
+    return print(lines.join(' '));
   }
   return { kind: 'error', text: 'usage: /approvals [list] | /approvals revoke ID' };
 }
