@@ -8,6 +8,7 @@ import { chatBench } from './chat.js';
 import { gateBench } from './gate.js';
 import { type Bench, type Row, renderTable, requireBuilt } from './lib.js';
 import { mcpBench } from './mcp.js';
+import { modelBench } from './model.js';
 import { queueBench } from './queue.js';
 import { startupBench } from './startup.js';
 
@@ -18,6 +19,7 @@ const BENCHES: ReadonlyArray<readonly [string, Bench]> = [
   ['mcp', mcpBench],
   ['audit', auditBench],
   ['chat', chatBench],
+  ['model', modelBench],
 ];
 
 const USAGE = `usage: npm run bench -- [--json] [--only ${BENCHES.map(([n]) => n).join('|')}[,…]] [--quick]\n`;
