@@ -5,7 +5,6 @@
 import { safeJson } from '../src/display/json.js';
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
 import type { Command } from 'commander';
 import type { LineAnalysis } from '../src/gate/analyze.js';
 import type { Level, Threshold } from '../src/gate/types.js';
@@ -86,7 +85,8 @@ export async function runCheck(line: string, flags: CheckFlags): Promise<void> {
     import('../src/gate/analyze.js'),
   ]);
   const loadParser = (): Promise<void> => {
-    if (!parserLoaded()) setFlagsFromString('--liftoff-only');
+    // node:v8 is taken only here: loading it loads the heap-snapshot and stream modules (ADR 0041).
+    if (!parserLoaded()) process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only');
     return initParser();
   };
   // A line that is not plain words needs the parser: its wasm then compiles while the config loads.
