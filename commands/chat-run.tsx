@@ -6,6 +6,7 @@ import { initParser } from '../src/gate/parse.js';
 import { detectSandbox } from '../src/gate/sandbox.js';
 import { wispHome } from '../src/paths.js';
 import { historyFile, PromptHistory } from '../src/session/prompt-history.js';
+import { findResume } from './chat-resume.js';
 import { openSession } from '../src/session/session.js';
 import { App } from '../ui/App.js';
 import { DialogStore } from '../ui/dialog-store.js';
@@ -23,6 +24,9 @@ import { resolveChannel } from './options.js';
 export async function runChat(flags: ChatFlags): Promise<number> {
   const cwd = process.cwd();
   const home = wispHome();
+  // Which saved conversation to go on with, if any: before anything else starts, so a bad choice changes nothing.
+  const resume = await findResume(flags, home, cwd);
+  if (resume === 'left') return 0;
   const loaded = loadConfig({ home, cwd });
   const notes: EntryBody[] = loaded.warnings.map((text) => ({ kind: 'error', text }));
   // The chat is the person's own terminal, so its dialog is the whole of the terminal channel: no queue leg is
@@ -58,7 +62,10 @@ export async function runChat(flags: ChatFlags): Promise<number> {
       sessionApprovals: session.sessionApprovals,
       report: (e) => feed.emit(e),
     });
-    const engine = new SessionEngine(session, await sandboxState(session.config.sandbox.enabled), (ids) => revocations.mine(ids));
+    const engine = new SessionEngine(session, await sandboxState(session.config.sandbox.enabled), (ids) => revocations.mine(ids), {
+      home,
+      ...(resume ? { resume: resume.chat } : {}),
+    });
     const watch = new QueueWatch({ paths: session.paths, store, report: (e) => feed.emit(e) });
     const timeout = session.config.escalation.timeoutSeconds;
     const initial: EntryBody[] = [
@@ -71,6 +78,7 @@ export async function runChat(flags: ChatFlags): Promise<number> {
       },
       ...notes,
     ];
+    if (resume) initial.unshift(...resume.chat.shown, ...resume.notes);
     const history = PromptHistory.load(historyFile(home));
     if (history.warning) initial.push({ kind: 'error', text: history.warning });
     // Bracketed paste: the terminal marks pasted text, so a paste is kept as text (its line breaks too) and never

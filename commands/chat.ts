@@ -10,6 +10,8 @@ interface ChatFlags {
   escalation?: string;
   tool?: string[];
   tools?: boolean;
+  resume?: string | boolean;
+  continue?: boolean;
 }
 
 export function register(program: Command): void {
@@ -21,15 +23,20 @@ export function register(program: Command): void {
     .option('-y, --yes', 'approve commands that need approval, once each, without a dialog (never policy-denied ones)')
     .option('--tool <name>', 'offer only this tool (repeatable): run_command, read_file, edit_file, ask_operator', collect, [])
     .option('--no-tools', 'offer no tools: the model answers from what it knows')
+    .option('--resume [id]', 'go on with a saved conversation: pick one from a list, or name its id')
+    .option('-c, --continue', 'go on with the last conversation saved in this directory')
     .addHelpText(
       'after',
       '\nIn the chat: /help lists the slash commands. Approval dialog keys: y once, s session, p project, a always,\n' +
         'n no (Enter alone is no). Requests from other wisp processes (the queue) show up here too.\n' +
         'Input: Enter sends, Alt+Enter or \\ then Enter begins a new line, ↑/↓ and Ctrl+R recall earlier prompts\n' +
-        '(kept in $WISP_HOME/history; a prompt that starts with a space is not kept), Ctrl+L redraws, /clear starts afresh.\n\n' +
-        'Examples:\n  wisp chat\n  wisp chat -m openai:local --tool run_command',
+        '(kept in $WISP_HOME/history; a prompt that starts with a space is not kept), Ctrl+L redraws, /clear starts afresh.\n' +
+        'Conversations are saved in $WISP_HOME/sessions/ (0600); --resume and --continue bring back the transcript and\n' +
+        "the model's context, never approvals: commands approved for a session ask again.\n\n" +
+        'Examples:\n  wisp chat\n  wisp chat --continue\n  wisp chat -m openai:local --tool run_command',
     )
     .action(async (flags: ChatFlags) => {
+      if (flags.resume !== undefined && flags.continue) throw new UsageError('--resume and --continue cannot be used together');
       if (!process.stdin.isTTY) {
         throw new UsageError(
           'wisp chat needs a terminal: standard input is not a TTY. For a piped or scripted prompt use wisp respond ' +

@@ -86,7 +86,9 @@ export function App({ engine, store, feed, bell, initial = [], quietMs = QUIET_M
   const append = useCallback((...bodies: EntryBody[]) => {
     if (bodies.length === 0) return;
     setEntries((prev) => [...prev, ...bodies.map((b) => ({ ...b, id: nextId.current++ }) as Entry)]);
-  }, []);
+    const problem = engine.record?.(bodies);
+    if (problem) setEntries((prev) => [...prev, { kind: 'error', text: problem, id: nextId.current++ }]);
+  }, [engine]);
 
   useEffect(() => feed?.subscribe((entry) => append(entry)), [feed, append]);
 
@@ -110,9 +112,12 @@ export function App({ engine, store, feed, bell, initial = [], quietMs = QUIET_M
 
   const answer = useCallback(
     (request: DialogRequest, result: DialogResult) => {
-      store.settle(request.id, result);
+      // The transcript keeps what was answered, not only that it was (issue 14 point 9).
+      if (store.settle(request.id, result) && request.verb === 'inquiry' && result.kind === 'answered') {
+        append({ kind: 'answer', question: request.request.question, text: result.text });
+      }
     },
-    [store],
+    [store, append],
   );
   const runTurn = useCallback(
     async (prompt: string) => {

@@ -62,6 +62,14 @@ function renderEntry(entry: Entry): React.ReactElement {
           <Text color="magenta"> — {visible(entry.outcome, { maxChars: 200 })}</Text>
         </Text>
       );
+    case 'answer':
+      return (
+        <Text>
+          <Text color="magenta">  ↳ </Text>
+          <Text dimColor>you answered: </Text>
+          {visible(entry.text, { maxChars: 200 })}
+        </Text>
+      );
     case 'remote':
       return (
         <Text>

@@ -5,9 +5,10 @@ import { recordOperatorEvent } from '../src/audit/operator.js';
 import { createModel } from '../src/model/index.js';
 import type { LanguageModel } from '../src/model/types.js';
 import { Conversation } from '../src/session/conversation.js';
+import { SavedChat, type LoadedChat } from '../src/session/saved-chat.js';
 import type { Session } from '../src/session/session.js';
 import type { LiveEvent, ToolEvent } from '../src/tools/types.js';
-import { runSlash, type SlashContext, type SlashResult } from './slash.js';
+import { isSlash, runSlash, type SlashContext, type SlashResult } from './slash.js';
 
 export interface TurnHandlers {
   readonly signal: AbortSignal;
@@ -35,8 +36,16 @@ export interface ChatEngine {
   info(): StatusInfo;
   turn(prompt: string, handlers: TurnHandlers): Promise<TurnSummary>;
   slash(line: string): SlashResult;
+  /** Keeps transcript entries in the saved conversation; returns a warning when saving has just failed. */
+  record?(entries: readonly unknown[]): string | undefined;
   /** approval.persistDays, for the dialog's hints. */
   readonly persistDays: number;
+}
+
+/** Where the conversation is saved (`$WISP_HOME/sessions/`), and the one it goes on from, if any. */
+export interface SaveOptions {
+  readonly home: string;
+  readonly resume?: LoadedChat;
 }
 
 export interface SandboxState {
@@ -47,15 +56,47 @@ export interface SandboxState {
 export class SessionEngine implements ChatEngine {
   private model: LanguageModel;
   private conversation: Conversation;
+  private saver: SavedChat | undefined;
+  /** How many of the conversation's messages are in the saved file (the system prompt never is). */
+  private savedCount = 1;
 
   constructor(
     private readonly session: Session,
     private readonly sandbox: SandboxState,
     /** Told the ids this chat revoked, so the watch on the audit log does not report them as news. */
     private readonly onRevoked: (ids: readonly string[]) => void = () => {},
+    private readonly save?: SaveOptions,
   ) {
     this.model = session.model;
     this.conversation = this.fresh();
+    if (save?.resume) {
+      // The model's context comes back; approvals do not (they were never saved).
+      this.conversation.messages.push(...save.resume.messages);
+      this.savedCount = this.conversation.messages.length;
+      this.saver = SavedChat.resume(save.resume);
+    } else this.saver = this.newSaver();
+  }
+
+  /** The saved conversation's id (undefined when not saving). */
+  get savedId(): string | undefined {
+    return this.saver?.id;
+  }
+
+  record(entries: readonly unknown[]): string | undefined {
+    // Slash commands and what they print are this chat's business, not the conversation's.
+    const slash = (e: unknown) => typeof e === 'object' && e !== null && 'kind' in e && e.kind === 'prompt' && 'text' in e && typeof e.text === 'string' && isSlash(e.text);
+    return this.saver?.shown(entries.filter((e) => !slash(e)));
+  }
+
+  private newSaver(): SavedChat | undefined {
+    return this.save ? SavedChat.create(this.save.home, { directory: this.session.launchDir, model: this.model.id }) : undefined;
+  }
+
+  /** Writes the messages the last turn added. */
+  private keep(): string | undefined {
+    const fresh = this.conversation.messages.slice(this.savedCount);
+    this.savedCount = this.conversation.messages.length;
+    return this.saver?.messages(fresh);
   }
 
   get persistDays(): number {
@@ -67,14 +108,20 @@ export class SessionEngine implements ChatEngine {
   }
 
   async turn(prompt: string, h: TurnHandlers): Promise<TurnSummary> {
-    const result = await this.conversation.turn(prompt, {
-      signal: h.signal,
-      onText: h.onText,
-      onEvent: h.onEvent,
-      onProgress: h.onProgress,
-      ...(h.onLive ? { onLive: h.onLive } : {}),
-    });
-    return { text: result.text };
+    try {
+      const result = await this.conversation.turn(prompt, {
+        signal: h.signal,
+        onText: h.onText,
+        onEvent: h.onEvent,
+        onProgress: h.onProgress,
+        ...(h.onLive ? { onLive: h.onLive } : {}),
+      });
+      return { text: result.text };
+    } finally {
+      // Saved also when the turn failed or was interrupted: the context holds what was said so far.
+      const problem = this.keep();
+      if (problem) h.onProgress(problem);
+    }
   }
 
   slash(line: string): SlashResult {
@@ -119,6 +166,8 @@ export class SessionEngine implements ChatEngine {
       },
       newConversation: () => {
         this.conversation = this.fresh();
+        this.savedCount = 1;
+        this.saver = this.newSaver();
       },
       recordRevocation: (details) => {
         this.onRevoked(details.ids);

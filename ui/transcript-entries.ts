@@ -14,6 +14,8 @@ export type EntryBody =
   /** The tail of a command's output. */
   | { readonly kind: 'output'; readonly text: string }
   | { readonly kind: 'inquiry'; readonly question: string; readonly outcome: string }
+  /** What the person answered to a question dialog (shown made visible and cut). */
+  | { readonly kind: 'answer'; readonly question: string; readonly text: string }
   /** A dialog for another wisp process, and how it ended. */
   | { readonly kind: 'remote'; readonly what: string; readonly client: string; readonly thread: string | null; readonly outcome: string }
   /** wisp's own words (slash commands, notices). */
