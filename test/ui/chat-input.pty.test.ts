@@ -84,5 +84,5 @@ describe('input in a real terminal (pty)', () => {
     await sleep(100);
     next.write('\x04');
     await expect(next.exited).resolves.toMatchObject({ exitCode: 0 });
-  });
+  }, 120_000);
 });

@@ -39,17 +39,11 @@ function place() {
 }
 
 async function quit(t: PtyTerm) {
+  // Ctrl+C first: it clears a stray key a retried dialog answer may have left in the input line; then Ctrl+D quits.
+  t.write('\x03');
+  await sleep(200);
   t.write('\x04');
   await expect(t.exited).resolves.toMatchObject({ exitCode: 0 });
-}
-
-/** Presses `key` after a pause until the dialog is gone (the pause itself is not under test here). */
-async function answer(t: PtyTerm, key: string) {
-  for (let i = 0; i < 8; i++) {
-    await sleep(800);
-    if (!(await t.screen()).includes(DIALOG)) return;
-    t.write(key);
-  }
 }
 
 describe('saved conversations (pty)', () => {
@@ -82,7 +76,7 @@ describe('saved conversations (pty)', () => {
     ]);
     await quit(second);
     expect(saved()).toHaveLength(1); // the same conversation goes on in the same file
-  });
+  }, 120_000);
 
   it('--resume lists the saved conversations; approvals given in one never come back in the next', async () => {
     const { dir, home, work, open } = place();
@@ -92,7 +86,7 @@ describe('saved conversations (pty)', () => {
     await first.waitFor(READY);
     await first.typeLine('make a marker');
     await first.waitFor(DIALOG);
-    await answer(first, 's');
+    await first.answerDialog('s', DIALOG);
     await first.waitFor('Made it.');
     await first.waitFor(/touch marker-r — approved \(session\)/);
     await quit(first);
@@ -110,7 +104,7 @@ describe('saved conversations (pty)', () => {
     // The script starts again at its first response: the same command, approved for the session before, asks again.
     await second.typeLine('make it again');
     await second.waitFor(DIALOG);
-    await answer(second, 'n');
+    await second.answerDialog('n', DIALOG);
     await second.waitFor(READY);
     const log = readFileSync(join(home, 'logs', 'audit.jsonl'), 'utf8');
     expect(log.split('\n').filter((l) => l.includes('"approval.decided"'))).toHaveLength(2);
@@ -118,7 +112,7 @@ describe('saved conversations (pty)', () => {
     await sleep(100);
     second.write('\x03');
     await expect(second.exited).resolves.toMatchObject({ exitCode: 0 });
-  });
+  }, 120_000);
 
   it('a tampered saved file: --continue exits 64 naming the line, and the file is unchanged', () => {
     const { home, work } = place();
@@ -140,5 +134,5 @@ describe('saved conversations (pty)', () => {
     const bad = wispInPty(['chat', '--resume', '../../x', '-m', 'script:/nonexistent.json'], { cwd: work, home });
     expect(bad.status).toBe(64);
     expect(bad.stdout).toContain('not a saved conversation id');
-  });
+  }, 120_000);
 });
