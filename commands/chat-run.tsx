@@ -6,6 +6,7 @@ import { initParser } from '../src/gate/parse.js';
 import { detectSandbox } from '../src/gate/sandbox.js';
 import { wispHome } from '../src/paths.js';
 import { historyFile, PromptHistory } from '../src/session/prompt-history.js';
+import { chooseModel, modelConfigured } from '../src/model/default-order.js';
 import { findResume } from './chat-resume.js';
 import { openSession } from '../src/session/session.js';
 import { App } from '../ui/App.js';
@@ -19,6 +20,7 @@ import { RevocationWatch } from '../ui/revocation-watch.js';
 import { TerminalChannel } from '../ui/terminal-channel.js';
 import type { EntryBody } from '../ui/transcript-entries.js';
 import type { ChatFlags } from './chat.js';
+import { offerDefaultModel } from './models-offer.js';
 import { resolveChannel } from './options.js';
 
 export async function runChat(flags: ChatFlags): Promise<number> {
@@ -39,6 +41,17 @@ export async function runChat(flags: ChatFlags): Promise<number> {
     fallback: 'terminal',
     face: 'wisp chat',
   });
+  // No model configured: Ollama if it answers, else a GGUF in $WISP_HOME/models, else offer the download (ADR 0051).
+  let modelSpec = flags.model;
+  if (!modelConfigured(flags.model, loaded.config)) {
+    const chosen = await chooseModel(undefined, loaded.config, home);
+    if (chosen.spec !== undefined) modelSpec = chosen.spec;
+    else {
+      const offered = await offerDefaultModel(loaded.config, home);
+      if (typeof offered === 'number') return offered;
+      modelSpec = offered;
+    }
+  }
   await initParser(); // the gate parses synchronously once this is done (idempotent)
   const store = new DialogStore();
   const session = await openSession({
@@ -50,7 +63,7 @@ export async function runChat(flags: ChatFlags): Promise<number> {
     ...(channel === 'terminal' ? { channelInstance: new TerminalChannel(store) } : {}),
     client: 'chat',
     warn: (text) => notes.push({ kind: 'error', text }),
-    ...(flags.model ? { modelSpec: flags.model } : {}),
+    ...(modelSpec ? { modelSpec } : {}),
     ...(flags.tool && flags.tool.length ? { toolNames: flags.tool } : {}),
     ...(flags.tools === false ? { noTools: true } : {}),
   });

@@ -42,6 +42,7 @@ export async function runRespond(words: string[], flags: RespondFlags): Promise<
     channel,
     client: 'respond',
     ...(flags.model ? { modelSpec: flags.model } : {}),
+    defaultOrder: true,
     ...(flags.tool && flags.tool.length ? { toolNames: flags.tool } : {}),
     ...(flags.tools === false ? { noTools: true } : {}),
   });

@@ -15,7 +15,8 @@ import { detectSandbox } from '../gate/sandbox.js';
 import { Gate } from '../gate/gate.js';
 import { ApprovalCache } from '../gate/session-approvals.js';
 import { ApprovalStore } from '../gate/store.js';
-import { createModel } from '../model/index.js';
+import { createModel, ModelError } from '../model/index.js';
+import { chooseModel, noModelChoices } from '../model/default-order.js';
 import { ModelClassifier, classifierMode } from '../gate/model-classifier.js';
 import type { LanguageModel } from '../model/types.js';
 import { wispHome, wispPaths, type WispPaths } from '../paths.js';
@@ -34,6 +35,8 @@ export interface SessionOptions {
   readonly cwd: string;
   readonly home?: string;
   readonly modelSpec?: string;
+  /** With no model configured, use the default order (Ollama, then a GGUF in $WISP_HOME/models) or fail saying what to do. */
+  readonly defaultOrder?: boolean;
   /** The channel's name, already resolved by the face (flag > config > the face's default). */
   readonly channel: ChannelName;
   /** A face-built channel (the chat dialog, MCP elicitation); required for `terminal` and `elicitation`. */
@@ -144,12 +147,19 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
   await initParser();
   mkdirSync(home, { recursive: true, mode: 0o700 });
   const audit = opts.audit ?? openAudit({ file: paths.audit, maxFileBytes: config.audit.maxFileBytes, keepFiles: config.audit.keepFiles, version: VERSION });
-  const model = createModel(opts.modelSpec ?? config.model, config);
   const tools = selectTools({
     ...(opts.toolNames ? { names: opts.toolNames } : {}),
     ...(opts.noTools ? { none: true } : {}),
     disabled: config.tools.disabled,
   });
+  // After the tools: a bad --tool is a usage error before any model is looked for.
+  let spec = opts.modelSpec ?? config.model;
+  if (opts.defaultOrder) {
+    const chosen = await chooseModel(opts.modelSpec, config, home);
+    if (chosen.spec === undefined) throw new ModelError('unreachable', noModelChoices(config, home), '');
+    spec = chosen.spec;
+  }
+  const model = createModel(spec, config);
   const pendingInquiries = new PendingEscalations(config.escalation.pendingSeconds * 1000);
 
   let channel: EscalationChannel;
