@@ -4,6 +4,7 @@
 import { type LinearRegex, linearOrNull } from '../util/linear-regex.js';
 import { homedir } from 'node:os';
 import type { Rule } from '../config/schema.js';
+import { MAX_PARTS } from './limits.js';
 import { exactKey, patternFor } from './pattern.js';
 import { normalisedForms } from './policy.js';
 import { isVersionOrHelp } from './readonly.js';
@@ -221,7 +222,10 @@ export function classifyPart(part: Part, opts: ClassifyOptions): PartVerdict {
     findings.push(moderate('could not be parsed; treated with caution'));
     const segments = roughSegments(part.text);
     const notTable: TableVerdict = { safe: false, reason: 'could not be parsed; treated with caution' };
-    for (const words of segments) findings.push(...rate(makeView(part, words, words.join(' '), opts.cwd, home), notTable).findings);
+    // Rating is per command: past MAX_PARTS (a line of thousands of commands) the rest is not rated one by one, and
+    // the part is dangerous, so no standing approval can ever cover it (issue 12.4, fail closed).
+    for (const words of segments.slice(0, MAX_PARTS)) findings.push(...rate(makeView(part, words, words.join(' '), opts.cwd, home), notTable).findings);
+    if (segments.length > MAX_PARTS) findings.push(dangerous(`holds more than ${MAX_PARTS} commands, too many to rate one by one`));
     executable = segments[0] ? resolveCommand(segments[0]).executable : '';
   } else if (part.keyword === 'function') {
     findings.push(moderate('defines a shell function'));

@@ -83,6 +83,19 @@ const STDIN_RUNNERS = new Set(['at', 'batch', 'crontab']);
 const JS_RUNNERS = new Set(['node', 'nodejs', 'npx', 'pnpx', 'bunx', 'npm', 'pnpm', 'yarn', 'bun', 'deno', 'tsx', 'ts-node']);
 
 const MAX_NESTING = 4;
+/**
+ * Words the deny scan may look at for one line (issue 12.4). Launchers are read at every operand and wrappers at every
+ * layer, so a chain like `script -qc ls script -qc ls …` or `env env env … ls` costs the square of its length; past
+ * this budget the line is refused as too intricate (fail closed) instead. Ordinary lines use a few hundred.
+ */
+const MAX_DENY_WORK = 50_000;
+
+/** Thrown when a line needs more than MAX_DENY_WORK words of scanning: refused, never run unchecked. */
+class DenyWorkLimit extends Error {
+  constructor() {
+    super('too intricate');
+  }
+}
 const MAX_BRACE_EXPANSIONS = 16;
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -133,12 +146,17 @@ function isOption(w: string): boolean {
 }
 
 /** All commands a part may run: each wrapper layer, then launchers' operands and their command strings, recursively. */
-function commandsOf(part: Part): Cmd[] {
+function commandsOf(part: Part, budget: { work: number }): Cmd[] {
   const lists = part.unparsed ? roughSegments(part.text) : [[...part.words]];
   const out: Cmd[] = [];
   const seen = new Set<string>();
+  const charge = (n: number): void => {
+    budget.work += n;
+    if (budget.work > MAX_DENY_WORK) throw new DenyWorkLimit();
+  };
   const visit = (words: readonly string[], depth: number): void => {
     if (words.length === 0 || depth > MAX_NESTING) return;
+    charge(words.length);
     const key = words.join('\u0000');
     if (seen.has(key)) return;
     seen.add(key);
@@ -153,6 +171,7 @@ function commandsOf(part: Part): Cmd[] {
     for (const at of starts) {
       const rest = all.slice(at);
       if (rest.length === 0) continue;
+      charge(rest.length);
       out.push({ words: rest, part, names: nameCandidates(rest[0]!) });
     }
     const at = starts[starts.length - 1]!;
@@ -163,6 +182,7 @@ function commandsOf(part: Part): Cmd[] {
       // Package managers launch a program only through exec/dlx (`npm install sudo` installs a package).
       if (PACKAGE_MANAGERS.has(name) && !/^(exec|x|dlx)$/.test(program[1] ?? '')) continue;
       const cmdOpts = COMMAND_OPTIONS[name] ?? [];
+      charge(program.length);
       for (let i = 1; i < program.length; i++) {
         const w = program[i]!;
         // A command-string option: `script -qc CMD`, `--command=CMD`.
@@ -185,7 +205,9 @@ function commandsOf(part: Part): Cmd[] {
   const nested = (source: string, depth: number): void => {
     if (source.trim() === '' || depth >= MAX_NESTING) return;
     // Long strings are read roughly: a full parse of each could multiply the line's parse budget (ADR 0019).
-    if (canParse() && source.length <= 1024) {
+    const parse = canParse() && source.length <= 1024;
+    charge(parse ? source.length : Math.ceil(source.length / 8)); // a parse costs about a word's scan per character
+    if (parse) {
       for (const p of parseLine(source).parts) {
         for (const list of p.unparsed ? roughSegments(p.text) : [[...p.words]]) visit(list, depth + 1);
       }
@@ -391,16 +413,18 @@ function readsProgramFromInput(c: Cmd): boolean {
   return false;
 }
 
-function isFetcherPart(p: Part, cmds: readonly Cmd[]): boolean {
-  if (p.redirects.some((r) => /\/dev\/(tcp|udp)\//.test(r))) return true;
-  return cmds.some((c) => c.part === p && has(c, FETCHERS));
+/** Parts that fetch: a fetcher program among their commands, or a /dev/tcp|udp redirect. One pass over each list. */
+function fetcherParts(parts: readonly Part[], cmds: readonly Cmd[]): Part[] {
+  const byCommand = new Set<Part>();
+  for (const c of cmds) if (has(c, FETCHERS)) byCommand.add(c.part);
+  return parts.filter((p) => byCommand.has(p) || p.redirects.some((r) => /\/dev\/(tcp|udp)\//.test(r)));
 }
 
 const downloadAndRun: Entry = {
   name: 'download-and-run',
   sentence: 'downloads and runs a script',
   find: ({ line, parts, cmds }) => {
-    const fetchers = parts.filter((p) => isFetcherPart(p, cmds));
+    const fetchers = fetcherParts(parts, cmds);
     if (fetchers.length === 0) return undefined;
     const piped = /\|/.test(line.replace(/\|\|/g, ''));
     for (const c of cmds) {
@@ -498,7 +522,8 @@ export function builtinDeny(line: string, parts: readonly Part[]): DenyHit | und
       const text = line.replace(/["'`]/g, '');
       all.push({ text, words: [], redirects: [], origin: 'unparsed', unparsed: true });
     }
-    const cmds = all.flatMap((p) => commandsOf(p));
+    const budget = { work: 0 };
+    const cmds = all.flatMap((p) => commandsOf(p, budget));
     const view: LineView = { line, parts: all, cmds };
     for (const e of ENTRIES) {
       const part = e.find(view);
@@ -507,6 +532,9 @@ export function builtinDeny(line: string, parts: readonly Part[]): DenyHit | und
     return undefined;
   } catch (err) {
     if (err instanceof ParserNotReady) throw err; // withoutParser loads the parser and asks again (ADR 0040)
+    if (err instanceof DenyWorkLimit) {
+      return { name: 'too-intricate', sentence: 'nests too many commands to check against the deny list', part: line };
+    }
     return { name: 'internal-error', sentence: `could not be checked against the deny list (${err instanceof Error ? err.message : String(err)})`, part: line };
   }
 }

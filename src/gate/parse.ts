@@ -4,6 +4,7 @@
 import { createRequire } from 'node:module';
 import type { Node as TsNode, Parser as TsParser } from 'web-tree-sitter';
 import type { ParsedLine, Part, WordShape } from './types.js';
+import { MAX_PARTS } from './limits.js';
 import { shellOf } from './shells.js';
 import { decodeAnsiC, requote, roughSegments, unescapeDoubleQuoted, unescapeUnquoted } from './words.js';
 import { resolveCommand } from './wrappers.js';
@@ -161,7 +162,26 @@ class Collector {
 const BOUNDED_LENGTH = 1024;
 /** Wall-clock budget for all the parsing of one line whose text is longer than BOUNDED_LENGTH. */
 export const PARSE_BUDGET_MS = 250;
+/**
+ * CPU budget for the same parsing (issue 12.4): on an idle machine the wall-clock budget alone let one hostile line
+ * (16 KiB of `a|`) take 250 ms of CPU in tree-sitter's error recovery; an ordinary 16 KiB line parses in under 10.
+ */
+export const PARSE_CPU_BUDGET_MS = 40;
 let deadline = Number.POSITIVE_INFINITY;
+let cpuAtStart = 0;
+let statements = 0;
+
+/** More than MAX_PARTS statements: the line becomes one unparsed part (at least moderate). */
+class TooManyParts extends Error {}
+
+function cpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+function outOfTime(): boolean {
+  return performance.now() > deadline || cpuMs() - cpuAtStart > PARSE_CPU_BUDGET_MS;
+}
 
 /** Shapes that make tree-sitter-bash's error recovery slow: many heredoc operators, deep parenthesis nesting. */
 function knownSlowShape(src: string): boolean {
@@ -180,21 +200,28 @@ function knownSlowShape(src: string): boolean {
 /** tree-sitter's parse, bounded for long texts; null when it was not parsed (too slow a shape, or out of time). */
 function boundedParse(p: TsParser, src: string): ReturnType<TsParser['parse']> {
   if (src.length <= BOUNDED_LENGTH) return p.parse(src);
-  if (knownSlowShape(src) || performance.now() > deadline) return null;
+  if (knownSlowShape(src) || outOfTime()) return null;
   // The callback's boolean cancels the parse (tree-sitter ≥ 0.25); the declared type says void.
-  const progressCallback = (() => performance.now() > deadline) as unknown as (state: unknown) => void;
-  return p.parse(src, null, { progressCallback });
+  const progressCallback = outOfTime as unknown as (state: unknown) => void;
+  const tree = p.parse(src, null, { progressCallback });
+  // A cancelled parse is resumed by the parser's next call unless it is reset: the next line would be read with this
+  // one's half-built state (it came out as one-letter parts with no error).
+  if (tree === null) p.reset();
+  return tree;
 }
 
 /** Parses one line into its parts. Synchronous; needs `initParser()` first. Never throws on any input once ready. */
 export function parseLine(line: string): ParsedLine {
   if (!parser && !lazy) throw new ParserNotReady();
   deadline = performance.now() + PARSE_BUDGET_MS;
+  cpuAtStart = line.length > BOUNDED_LENGTH ? cpuMs() : 0;
+  statements = 0;
   const parts: Part[] = [];
   try {
     parseSource(line, { depth: 0, origin: 'line', redirects: [] }, parts);
   } catch (err) {
     if (err instanceof ParserNotReady) throw err;
+    // TooManyParts lands here too: the line is then read roughly, as one part (fail closed).
     // Any surprise inside the walk: keep the whole line as one unreadable part (fail closed).
     parts.length = 0;
     parts.push(unparsedPart(line));
@@ -291,6 +318,7 @@ function visitBlock(c: Collector, node: TsNode, ctx: Ctx): void {
 }
 
 function visitStatement(c: Collector, node: TsNode, ctx: Ctx): void {
+  if (++statements > MAX_PARTS) throw new TooManyParts();
   if (!c.clean && (node.hasError || node.isError || node.isMissing)) {
     c.parts.push(unparsedPart(c.slice(node), ctx.keyword));
     return;
