@@ -12,13 +12,16 @@ export function FormFieldRow({
   state,
   focused,
   error,
+  choices,
 }: {
   readonly field: FormField;
   readonly state: EditState;
   readonly focused: boolean;
   readonly error: string | undefined;
+  /** A choice field: drawn as its choices, the picked one marked (no typing). */
+  readonly choices?: readonly string[];
 }): React.ReactElement {
-  const kind = field.enumValues ? `one of ${field.enumValues.map((v) => visible(String(v), { maxChars: 40 })).join(' | ')}` : field.type === 'boolean' ? 'yes/no' : field.type;
+  const kind = choices ? 'choose' : field.enumValues ? `one of ${field.enumValues.map((v) => visible(String(v), { maxChars: 40 })).join(' | ')}` : field.type === 'boolean' ? 'yes/no' : field.type;
   return (
     <Box flexDirection="column">
       <Box>
@@ -28,7 +31,23 @@ export function FormFieldRow({
           {' '}({kind}
           {field.required ? ', required' : ''}):{' '}
         </Text>
-        <TextField state={state} focused={focused} />
+        {choices ? (
+          <Text>
+            {choices.map((c, i) => {
+              const on = c === state.value;
+              return (
+                <Text key={i} {...(on ? { inverse: focused, bold: true } : { dimColor: true })}>
+                  {i > 0 ? ' ' : ''}
+                  {on ? '▸' : ' '}
+                  {visible(c, { maxChars: 40 })}
+                </Text>
+              );
+            })}
+            {state.value === '' ? <Text dimColor> (none picked{focused ? ': ↓' : ''})</Text> : null}
+          </Text>
+        ) : (
+          <TextField state={state} focused={focused} />
+        )}
       </Box>
       {error ? (
         <Box paddingLeft={4}>

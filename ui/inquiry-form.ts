@@ -102,3 +102,20 @@ export function submitForm(fields: readonly FormField[], texts: readonly string[
   }
   return { ok: true, text };
 }
+
+/**
+ * The choices of a field answered with a picker (↑/↓ move, no typing): an enum's values, or yes/no for a boolean.
+ * Undefined for a field typed as text.
+ */
+export function fieldChoices(field: FormField): readonly string[] | undefined {
+  if (field.enumValues) return field.enumValues.map(String);
+  if (field.type === 'boolean') return ['yes', 'no'];
+  return undefined;
+}
+
+/** The picker's next value: ↓ goes down the choices (from none to the first), ↑ up (past the first to none). */
+export function stepChoice(choices: readonly string[], current: string, dir: 1 | -1): string {
+  const at = choices.indexOf(current);
+  const next = Math.max(-1, Math.min(choices.length - 1, at + dir));
+  return next < 0 ? '' : choices[next]!;
+}

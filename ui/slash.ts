@@ -62,7 +62,7 @@ export const HELP = [
   '',
   'Approval dialog: y once · s session · n no · Enter alone is no · p project / a always, then Enter to confirm.',
   'A dialog counts a key only after a ½ s pause: keys typed in a run go to the input line instead.',
-  'Question dialog: type the answer, Enter sends, Esc declines.',
+  'Question dialog: type the answer, Enter sends, Esc declines; ↑/↓ pick a choice field, Tab moves; PgUp/PgDn scroll.',
 ].join('\n');
 
 export function isSlash(text: string): boolean {

@@ -29,7 +29,7 @@ describe('InquiryDialog, free text', () => {
   it("shows the model's question in a labelled block and a text field", () => {
     const frame = show().lastFrame()!;
     expect(frame).toContain('the model asks you');
-    expect(frame).toMatch(/Question:.*\n.*   Which README should I keep\?/);
+    expect(frame).toMatch(/Question \(the model's words\):.*\n.*  │ Which README should I keep\?/);
     expect(frame).toContain('Answer:');
     expect(frame).toContain('Enter send · Esc decline');
   });
@@ -87,7 +87,8 @@ describe('InquiryDialog, a flat schema becomes a form', () => {
     expect(answers).toEqual([]);
     expect(lastFrame()).toContain('✗ not a whole number');
     expect(lastFrame()).toMatch(/› copies/);
-    await press(stdin, KEYS.backspace, KEYS.backspace, KEYS.backspace, '2', KEYS.down, 'y', KEYS.enter);
+    // force is a boolean: a picker, ↓ picks the first choice (yes); Tab reaches it from copies.
+    await press(stdin, KEYS.backspace, KEYS.backspace, KEYS.backspace, '2', KEYS.tab, KEYS.down, KEYS.enter);
     expect(answers).toEqual([{ kind: 'answered', text: JSON.stringify({ name: 'README.md', copies: 2, force: true }) }]);
   });
 
