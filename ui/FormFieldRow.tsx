@@ -21,7 +21,7 @@ export function FormFieldRow({
   /** A choice field: drawn as its choices, the picked one marked (no typing). */
   readonly choices?: readonly string[];
 }): React.ReactElement {
-  const kind = choices ? 'choose' : field.enumValues ? `one of ${field.enumValues.map((v) => visible(String(v), { maxChars: 40 })).join(' | ')}` : field.type === 'boolean' ? 'yes/no' : field.type;
+  const kind = choices ? (field.type === 'boolean' ? 'yes/no' : 'choose') : field.enumValues ? `one of ${field.enumValues.map((v) => visible(String(v), { maxChars: 40 })).join(' | ')}` : field.type === 'boolean' ? 'yes/no' : field.type;
   return (
     <Box flexDirection="column">
       <Box>
