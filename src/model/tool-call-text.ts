@@ -30,7 +30,36 @@ const Envelope = z.object({
   parameters: z.unknown().optional(),
 });
 
-const NAME_IN_BROKEN = /"name"\s*:\s*"((?:[^"\\\n]|\\.){1,256})"/;
+/**
+ * The string value of the first `"name": "…"` in text that is not JSON (at most 256 characters, no line break), as
+ * written (escapes kept). A scan rather than a regular expression: it reads each character a bounded number of times
+ * whatever the model wrote (ADR 0038).
+ */
+function nameInBroken(raw: string): string | undefined {
+  const isSpace = (c: string | undefined) => c !== undefined && /\s/.test(c);
+  for (let at = raw.indexOf('"name"'); at >= 0; at = raw.indexOf('"name"', at + 1)) {
+    let i = at + 6;
+    while (isSpace(raw[i])) i++;
+    if (raw[i] !== ':') continue;
+    i++;
+    while (isSpace(raw[i])) i++;
+    if (raw[i] !== '"') continue;
+    const start = ++i;
+    let count = 0;
+    while (i < raw.length && count < 257) {
+      const c = raw[i]!;
+      if (c === '"') break;
+      if (c === '\\') {
+        if (i + 1 >= raw.length || raw[i + 1] === '\n') break;
+        i += 2;
+      } else if (c === '\n') break;
+      else i++;
+      count++;
+    }
+    if (raw[i] === '"' && count >= 1 && count <= 256) return raw.slice(start, i);
+  }
+  return undefined;
+}
 
 /**
  * One block's text → a call. A block that is not JSON keeps its raw text as `arguments` (the tool loop then tells the
@@ -42,13 +71,13 @@ export function parseCallBlock(block: string): TextToolCall {
   try {
     value = JSON.parse(raw);
   } catch {
-    const m = NAME_IN_BROKEN.exec(raw);
+    const found = nameInBroken(raw);
     let name = '(unreadable call)';
-    if (m) {
+    if (found !== undefined) {
       try {
-        name = JSON.parse(`"${m[1]}"`) as string;
+        name = JSON.parse(`"${found}"`) as string;
       } catch {
-        name = m[1]!;
+        name = found;
       }
     }
     return { name, arguments: raw };
@@ -151,10 +180,11 @@ export class ReplySplitter {
     let out = this.pendingSpace + s;
     if (!this.started) out = out.replace(/^\s+/, '');
     this.pendingSpace = '';
-    const trailing = /\s+$/.exec(out);
-    if (trailing) {
-      this.pendingSpace = trailing[0];
-      out = out.slice(0, trailing.index);
+    // trimEnd, not /\s+$/: the regex is quadratic on a long run of white space (ADR 0038).
+    const kept = out.trimEnd();
+    if (kept.length < out.length) {
+      this.pendingSpace = out.slice(kept.length);
+      out = kept;
     }
     this.started = true;
     this.text += out;
