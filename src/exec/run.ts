@@ -6,7 +6,7 @@
 // process at maxBuffer, while here the tail matters, the command keeps running, and the group is killed on our
 // own timers. What is left of execa's convenience is a few lines below.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { constants as osConstants, tmpdir } from 'node:os';
 import {
   detectSandbox,
@@ -136,9 +136,14 @@ export async function runCommand(line: string, opts: RunOptions): Promise<RunRes
     return notRun({ error: `could not set up the sandbox: ${(err as Error).message}` });
   }
 
-  if (opts.signal?.aborted) return notRun({ aborted: true });
-  const outcome = await supervise(argv, opts);
-  return { ...outcome, seconds: elapsed(), sandboxed: outcome.error ? 'none' : kind };
+  try {
+    if (opts.signal?.aborted) return notRun({ aborted: true });
+    const outcome = await supervise(argv, opts);
+    return { ...outcome, seconds: elapsed(), sandboxed: outcome.error ? 'none' : kind };
+  } finally {
+    // What the run wrote to its private temp directory goes with it (the process group is gone by now).
+    if (argv.scratch !== undefined) rmSync(argv.scratch, { recursive: true, force: true });
+  }
 }
 
 function isDirectory(path: string): boolean {

@@ -3,7 +3,7 @@
 // writable; the network is cut only when asked. Reads are not confined. See docs/trust.md and
 // docs/decisions/0002-linux-sandbox.md.
 import { spawn } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdtempSync, realpathSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { ContainmentError, containedMounts, homeDirectories } from '../sandbox/contain.js';
@@ -71,6 +71,8 @@ export interface SandboxCommand {
   readonly args: string[];
   /** Bytes the runner hands the sandbox on file descriptor 3 (the seccomp filter of a contained run). */
   readonly fd3?: Buffer;
+  /** A directory made for this run alone (macOS's private TMPDIR); the runner removes it when the run ends. */
+  readonly scratch?: string;
 }
 
 /**
@@ -275,8 +277,17 @@ export function sandboxArgv(kind: SandboxKind, opts: SandboxOptions, commandLine
         return { file: opts.sandboxPath ?? BWRAP_CANDIDATES[0], args: bwrapArgs(opts, shell, commandLine), fd3: filter };
       }
       return { file: opts.sandboxPath ?? BWRAP_CANDIDATES[0], args: bwrapArgs(opts, shell, commandLine) };
-    case 'sandbox-exec':
-      return { file: opts.sandboxPath ?? SANDBOX_EXEC, args: seatbeltArgs(opts, shell, commandLine) };
+    case 'sandbox-exec': {
+      const scratch = opts.contained ? mkdtempSync(join(canonicalPath(opts.tmpDir), 'wisp-run-')) : undefined;
+      let args: string[];
+      try {
+        args = seatbeltArgs(opts, shell, commandLine, scratch);
+      } catch (err) {
+        if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
+        throw err;
+      }
+      return { file: opts.sandboxPath ?? SANDBOX_EXEC, args, ...(scratch !== undefined ? { scratch } : {}) };
+    }
     default: {
       const unknown: never = kind;
       throw new Error(`unknown sandbox kind: ${String(unknown)}`);
@@ -441,10 +452,10 @@ export function seatbeltContainedProfile(homeCount: number): string {
   ].join('\n');
 }
 
-function seatbeltArgs(opts: SandboxOptions, shell: string, line: string): string[] {
-  if (opts.contained) {
+function seatbeltArgs(opts: SandboxOptions, shell: string, line: string, scratch: string | undefined): string[] {
+  if (opts.contained && scratch !== undefined) {
     // Seatbelt cannot lay an empty /tmp over the real one: the run gets a fresh directory as TMPDIR instead.
-    const tmp = mkdtempSync(join(canonicalPath(opts.tmpDir), 'wisp-run-'));
+    const tmp = scratch;
     const homes = (opts.homes ?? homeDirectories()).map((h) => canonicalPath(h));
     const params = ['-D', `PROJECT=${canonicalPath(opts.launchDir)}`, '-D', `TMP=${tmp}`];
     params.push('-D', `WISP_HOME=${protectedHome(opts.wispHome)}`);

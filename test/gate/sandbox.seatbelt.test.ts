@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { sandboxArgv, seatbeltContainedProfile } from '../../src/gate/sandbox.js';
 import { dirOutsideTmp } from '../exec/helpers.js';
-import { mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 describe('seatbeltContainedProfile', () => {
@@ -37,6 +37,24 @@ describe('seatbeltContainedProfile', () => {
       const env = args.indexOf('/usr/bin/env');
       expect(args[env + 1]).toMatch(new RegExp(`^TMPDIR=${base}/wisp-run-`));
       expect(args.slice(-3)).toEqual(['-c', '--', 'ls']);
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
+  });
+  it('names the per-run temp directory as scratch, so the runner removes it when the run ends', () => {
+    const base = dirOutsideTmp('sbx');
+    const project = join(base, 'p');
+    mkdirSync(project);
+    mkdirSync(join(base, 'w'));
+    try {
+      const cmd = sandboxArgv('sandbox-exec', { launchDir: project, cwd: project, tmpDir: base, wispHome: join(base, 'w'), writablePaths: [], allowNetwork: true, contained: true, homes: [base] }, 'ls');
+      expect(cmd.scratch).toMatch(new RegExp(`^${base}/wisp-run-`));
+      expect(existsSync(cmd.scratch!)).toBe(true);
+      expect(cmd.args).toContain(`TMP=${cmd.scratch}`);
+      expect(cmd.args).toContain(`TMPDIR=${cmd.scratch}`);
+      // An approved run writes where the config says: no scratch directory to remove.
+      const approved = sandboxArgv('sandbox-exec', { launchDir: project, cwd: project, tmpDir: base, wispHome: join(base, 'w'), writablePaths: [], allowNetwork: true }, 'ls');
+      expect(approved.scratch).toBeUndefined();
     } finally {
       rmSync(base, { recursive: true, force: true });
     }
