@@ -49,6 +49,8 @@ export class RevocationWatch {
     const d = entry.details ?? {};
     const ids = Array.isArray(d.ids) ? d.ids.filter((x): x is string => typeof x === 'string') : [];
     if (ids.length > 0 && ids.every((id) => this.own.has(id))) return;
+    // Another chat revoking one of its own session approvals (s1, s2…): nothing stored changed, nothing here to drop.
+    if (d.scope === 'session') return;
     const cache = this.opts.sessionApprovals;
     if (d.action === 'clear') {
       const n = cache.size;

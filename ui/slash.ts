@@ -154,7 +154,15 @@ function approvals(args: string[], ctx: SlashContext): SlashResult {
     const s = sessionList(ctx).find((e) => e.id === id);
     if (s) {
       ctx.sessionApprovals.delete(s.directory, s.pattern);
-      return print(`revoked session approval ${id} (${s.pattern} in ${s.directory})`);
+      const text = `revoked session approval ${id} (${s.pattern} in ${s.directory})`;
+      try {
+        // Audited like every revocation; `scope: session` tells other chats it was this chat's own (ids s1, s2… are
+        // per chat), so they keep theirs.
+        ctx.recordRevocation?.({ action: 'revoke', ids: [id], pattern: s.pattern, scope: 'session' });
+      } catch (err) {
+        return { kind: 'error', text: `${text}, but the audit log could not record it: ${errorText(err)}` };
+      }
+      return print(text);
     }
     let entry: StoredApprovalView | undefined;
     try {

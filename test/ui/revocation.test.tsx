@@ -120,6 +120,35 @@ describe.skipIf(!existsSync(BIN))("the chat's own /approvals revoke", () => {
     expect(heard.filter((t) => t.includes('another terminal'))).toEqual([]);
     session.end('done');
   });
+
+  it('/approvals revoke s1 (a session approval) is audited with scope session, and another chat keeps its own', async () => {
+    const { dir, home } = freshHome();
+    wisp(['approvals', 'list'], { cwd: dir, home }); // the log exists
+    const other = await chatWatching(home); // another chat, with session approvals of touch * and ls *
+    const session = await openSession({
+      entryPoint: 'chat',
+      cwd: dir,
+      home,
+      config: ConfigSchema.parse({}),
+      channel: 'deny',
+      modelSpec: `script:${writeScript(dir)}`,
+    });
+    session.sessionApprovals.add(dir, 'touch *');
+    const engine = new SessionEngine(session, { label: 'off', ok: false }, () => {});
+    const out = engine.slash('/approvals revoke s1');
+    expect(out).toEqual({ kind: 'print', text: `revoked session approval s1 (touch * in ${dir})` });
+    expect(session.sessionApprovals.size).toBe(0);
+    const events = readFileSync(wispPaths(home).audit, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { kind: string; details: Record<string, unknown> })
+      .filter((e) => e.kind === 'approval.revoked');
+    expect(events.map((e) => e.details)).toEqual([{ action: 'revoke', ids: ['s1'], pattern: 'touch *', scope: 'session' }]);
+    await new Promise((res) => setTimeout(res, 300));
+    expect(other.cache.size).toBe(3);
+    expect(other.lastFrame()).not.toContain('another terminal');
+    session.end('done');
+  });
 });
 
 function writeScript(dir: string): string {
