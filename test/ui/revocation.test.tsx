@@ -87,14 +87,7 @@ describe.skipIf(!existsSync(BIN))("the chat's own /approvals revoke", () => {
     const viaChat = stored(home, 'touch *', join(dir, 'sub'));
     expect(wisp(['approvals', 'revoke', viaCli.id], { cwd: dir, home }).status).toBe(0);
 
-    const session = await openSession({
-      entryPoint: 'chat',
-      cwd: dir,
-      home,
-      config: ConfigSchema.parse({}),
-      channel: 'deny',
-      modelSpec: `script:${writeScript(dir)}`,
-    });
+    const session = await chatSession(dir, home);
     session.sessionApprovals.add(dir, 'touch *');
     const feed = new Feed();
     const heard: string[] = [];
@@ -125,14 +118,7 @@ describe.skipIf(!existsSync(BIN))("the chat's own /approvals revoke", () => {
     const { dir, home } = freshHome();
     wisp(['approvals', 'list'], { cwd: dir, home }); // the log exists
     const other = await chatWatching(home); // another chat, with session approvals of touch * and ls *
-    const session = await openSession({
-      entryPoint: 'chat',
-      cwd: dir,
-      home,
-      config: ConfigSchema.parse({}),
-      channel: 'deny',
-      modelSpec: `script:${writeScript(dir)}`,
-    });
+    const session = await chatSession(dir, home);
     session.sessionApprovals.add(dir, 'touch *');
     const engine = new SessionEngine(session, { label: 'off', ok: false }, () => {});
     const out = engine.slash('/approvals revoke s1');
@@ -150,6 +136,11 @@ describe.skipIf(!existsSync(BIN))("the chat's own /approvals revoke", () => {
     session.end('done');
   });
 });
+
+/** A chat's session (no dialogs) with a one-reply script model. */
+function chatSession(dir: string, home: string) {
+  return openSession({ entryPoint: 'chat', cwd: dir, home, config: ConfigSchema.parse({}), channel: 'deny', modelSpec: `script:${writeScript(dir)}` });
+}
 
 function writeScript(dir: string): string {
   const p = join(dir, 'script.json');
