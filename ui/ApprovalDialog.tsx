@@ -118,6 +118,8 @@ export function ApprovalDialog({ request, onAnswer, rhythm, onStrayKey, persistD
   });
 
   const focused = CHOICES[focus]!;
+  // Without colour (NO_COLOR) inverse video is gone too, so the part is marked in the text itself.
+  const plain = (process.env.NO_COLOR ?? '') !== '';
   const headline = r.ask ?? APPROVAL_HEADLINE;
   if (viewing) {
     return (
@@ -136,13 +138,15 @@ export function ApprovalDialog({ request, onAnswer, rhythm, onStrayKey, persistD
       </Box>
       {r.line !== r.command ? (
         <>
-          <Text dimColor>{view.part ? `The whole line, part ${view.part.index} highlighted:` : 'Part of the line:'}</Text>
+          <Text dimColor>
+            {view.part ? `The whole line, part ${view.part.index} ${plain ? 'between » and «' : 'highlighted'}:` : 'Part of the line:'}
+          </Text>
           <Box paddingLeft={2}>
             <Text>
               {view.line.map((seg, i) =>
                 seg.mark ? (
                   <Text key={i} inverse bold>
-                    {seg.text}
+                    {plain ? `»${seg.text}«` : seg.text}
                   </Text>
                 ) : (
                   <Text key={i} color="white">

@@ -196,6 +196,19 @@ describe('ApprovalDialog: long and compound lines (issue 14 point 5)', () => {
     ]);
   });
 
+  it('with NO_COLOR, the part is marked in the text, since there is no inverse video to show it', () => {
+    const before = process.env.NO_COLOR;
+    process.env.NO_COLOR = '1';
+    try {
+      const frame = show(approvalRequest({ command: 'touch b', line: 'ls && touch b && rm c' })).lastFrame()!;
+      expect(frame).toContain('The whole line, part 2 between » and «:');
+      expect(frame).toContain('ls && »touch b« && rm c');
+    } finally {
+      if (before === undefined) delete process.env.NO_COLOR;
+      else process.env.NO_COLOR = before;
+    }
+  });
+
   it('collapses a run of 990 spaces into a flagged marker, so what follows stays on screen', () => {
     const command = `curl x.example${' '.repeat(990)}-o .git/config`;
     const frame = show(approvalRequest({ command, line: command })).lastFrame()!;
