@@ -17,7 +17,7 @@ import { TurnActivity } from './activity.js';
 import { LiveActivity } from './LiveActivity.js';
 import { StatusLine } from './StatusLine.js';
 import { shownLine, Transcript } from './Transcript.js';
-import { entriesForEvent, ReplyLines, type Entry, type EntryBody } from './transcript-entries.js';
+import { entriesForEvent, ReplyLines, withAnswers, type Entry, type EntryBody } from './transcript-entries.js';
 
 /** Entries that come from outside the App (the queue watcher, start-up warnings). */
 export interface TranscriptFeed {
@@ -53,6 +53,8 @@ export function App({ engine, store, feed, bell, initial = [], quietMs = QUIET_M
   const { exit } = useApp();
   const { write: writeOut } = useStdout();
   const nextId = useRef(0);
+  /** Answers to this chat's own questions, held until the question's line is in the transcript, to go under it. */
+  const heldAnswers = useRef<EntryBody[]>([]);
   const [entries, setEntries] = useState<Entry[]>(() => initial.map((e) => ({ ...e, id: nextId.current++ })));
   const [partial, setPartial] = useState('');
   const [busy, setBusy] = useState(false);
@@ -114,7 +116,10 @@ export function App({ engine, store, feed, bell, initial = [], quietMs = QUIET_M
     (request: DialogRequest, result: DialogResult) => {
       // The transcript keeps what was answered, not only that it was (issue 14 point 9).
       if (store.settle(request.id, result) && request.verb === 'inquiry' && result.kind === 'answered') {
-        append({ kind: 'answer', question: request.request.question, text: result.text });
+        const entry: EntryBody = { kind: 'answer', question: request.request.question, text: result.text };
+        // The question's own line comes when the tool returns; the answer goes under it (see onEvent).
+        if (request.source.kind === 'local' && abortRef.current) heldAnswers.current.push(entry);
+        else append(entry);
       }
     },
     [store, append],
@@ -143,7 +148,7 @@ export function App({ engine, store, feed, bell, initial = [], quietMs = QUIET_M
           onEvent: (event) => {
             activity.event(event);
             flushReply();
-            append(...entriesForEvent(event));
+            append(...withAnswers(entriesForEvent(event), heldAnswers.current));
           },
           onProgress: (message) => {
             activity.progress(message);
@@ -159,6 +164,8 @@ export function App({ engine, store, feed, bell, initial = [], quietMs = QUIET_M
         else append({ kind: 'error', text: err instanceof Error ? err.message : String(err) });
       } finally {
         if (abortRef.current === controller) abortRef.current = undefined;
+        // An answer whose question line never came (the turn ended first) is still shown.
+        append(...heldAnswers.current.splice(0));
         setBusy(false);
       }
     },

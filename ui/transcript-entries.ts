@@ -41,6 +41,19 @@ export function entriesForEvent(event: ToolEvent): EntryBody[] {
   }
 }
 
+/**
+ * `bodies` with each held answer placed right under the line of the question it answers; the answers placed are
+ * taken out of `held`.
+ */
+export function withAnswers(bodies: EntryBody[], held: EntryBody[]): EntryBody[] {
+  if (held.length === 0) return bodies;
+  return bodies.flatMap((b) => {
+    if (b.kind !== 'inquiry') return [b];
+    const at = held.findIndex((h) => h.kind === 'answer' && h.question === b.question);
+    return at < 0 ? [b] : [b, ...held.splice(at, 1)];
+  });
+}
+
 /** How a dialog for another wisp process ended, in a few words. */
 export function remoteOutcome(result: DialogResult): string {
   switch (result.kind) {

@@ -106,6 +106,27 @@ describe('choice fields are pickers', () => {
 });
 
 describe('the transcript shows what was answered', () => {
+  it('during a turn, the answer goes under the question\'s own line, which comes when the tool returns', async () => {
+    const store = new DialogStore();
+    const channel = new TerminalChannel(store);
+    const engine = new FakeEngine();
+    engine.turnImpl = async (_prompt, h) => {
+      const outcome = await channel.raise({ verb: 'inquiry', request: { question: 'Name?' } }, { session: 's', escalationId: 'q2', timeoutMs: 60_000 });
+      h.onEvent({ type: 'inquiry', question: 'Name?', outcome: outcome.kind === 'answered' ? 'answered' : 'declined' });
+      return { text: 'Thanks.' };
+    };
+    const { stdin, lastFrame } = render(<App engine={engine} store={store} bell={() => {}} quietMs={0} />);
+    await press(stdin, 'go', KEYS.enter);
+    await until(() => lastFrame()!.includes('the model asks you'));
+    await press(stdin, 'A', 'd', 'a', KEYS.enter);
+    await until(() => lastFrame()!.includes('Thanks.'));
+    const frame = strip(lastFrame()!);
+    const question = frame.indexOf('Name? — answered');
+    const answer = frame.indexOf('↳ you answered: Ada');
+    expect(question).toBeGreaterThanOrEqual(0);
+    expect(answer).toBeGreaterThan(question);
+  });
+
   it('made visible and cut', async () => {
     const store = new DialogStore();
     const { stdin, lastFrame } = render(<App engine={new FakeEngine()} store={store} bell={() => {}} quietMs={0} />);
