@@ -5,7 +5,8 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { analyzeLine } from '../../src/gate/analyze.js';
 import { defaultConfig } from '../../src/config/schema.js';
 import { initParser, isPlainLine, treeSitterOnly } from '../../src/gate/parse.js';
-import { plainishLine, plainPathAgrees, prng } from './plain-words.js';
+import { prng } from '../helpers/prng.js';
+import { plainishLine, plainPathAgrees } from './plain-words.js';
 
 const LINES = Number(process.env.WISP_PLAIN_LINES ?? '3000');
 

@@ -3,22 +3,12 @@
 // patterns, policy). Run with a few thousand lines by plain-words.fuzz.test.ts and with hundreds of thousands by
 // test/stress/fuzz.stress.test.ts.
 import { isDeepStrictEqual } from 'node:util';
+import { prng } from '../helpers/prng.js';
 import { expect } from 'vitest';
 import { analyzeLine, type LineAnalysis } from '../../src/gate/analyze.js';
 import { defaultConfig } from '../../src/config/schema.js';
 import { isPlainLine, parseLine, treeSitterOnly } from '../../src/gate/parse.js';
 
-/** A small seeded generator (mulberry32), so a failure names a seed that reproduces it. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Words a plain line may start with or hold: programs the rules know (wrappers and launchers that run their operands,

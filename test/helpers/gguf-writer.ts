@@ -2,6 +2,7 @@
 // (<unk>, <s>, </s> and the 256 byte tokens), seeded random F32 weights. It talks nonsense, but llama.cpp loads it,
 // streams from it and stops it like any model, with no file from outside the repo.
 import { writeFileSync } from 'node:fs';
+import { prng as rng } from './prng.js';
 
 const T = { U32: 4, I32: 5, F32: 6, BOOL: 7, STRING: 8, ARRAY: 9 } as const;
 type Value =
@@ -61,17 +62,6 @@ class Out {
   }
 }
 
-/** A small deterministic PRNG (mulberry32), so a seed gives the same model on every machine. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export const EOS_ID = 2;
 
