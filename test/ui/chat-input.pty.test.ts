@@ -1,36 +1,18 @@
 // Issue 14 point 6 in a real pseudo-terminal against the built CLI: bracketed paste is turned on and off, a pasted
 // block of lines stays lines (and is not sent by its line breaks), Alt+Enter begins a new line, and a prompt sent in
 // one chat is found with ↑ in the next one (the history file, 0600). Needs the build (npx tsc -p tsconfig.build.json).
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, freshHome } from '../helpers/cli.js';
-import { PtyTerm } from '../helpers/pty-term.js';
+import { describe, expect, it } from 'vitest';
+import { chatSetup, READY, usePtyChats } from '../helpers/pty-chat.js';
 
-const READY = 'type a prompt, or /help';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-let terms: PtyTerm[] = [];
-beforeAll(() => {
-  if (!existsSync(BIN)) throw new Error(`${BIN} is missing: build first (npx tsc -p tsconfig.build.json)`);
-});
-afterEach(() => {
-  for (const t of terms) t.kill();
-  terms = [];
-});
+const start = usePtyChats();
 
 function setup(responses: unknown[]) {
-  const { dir, home } = freshHome();
-  const work = join(dir, 'work');
-  mkdirSync(work);
-  const script = join(dir, 'script.json');
-  writeFileSync(script, JSON.stringify({ responses }));
-  const open = () => {
-    const t = new PtyTerm(process.execPath, [BIN, 'chat', '-m', `script:${script}`], { cwd: work, env: { WISP_HOME: home } });
-    terms.push(t);
-    return t;
-  };
-  return { home, open };
+  const s = chatSetup(responses);
+  return { home: s.home, open: () => start(s) };
 }
 
 /** The prompts the audit log recorded, in order. */

@@ -6,14 +6,13 @@
 // Real time on a shared machine: the test process itself can stall, and then the rhythm it meant to type is not the
 // one it typed (a 100 ms gap becomes 700 ms, which *is* a pause). Each rhythm test measures the gaps it produced and,
 // when the machine did not let it type the rhythm, runs the scenario again; the assertions are never weakened.
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, freshHome } from '../helpers/cli.js';
-import { PtyTerm } from '../helpers/pty-term.js';
+import { describe, expect, it } from 'vitest';
+import { chatSetup, READY, usePtyChats } from '../helpers/pty-chat.js';
+import type { PtyTerm } from '../helpers/pty-term.js';
 
-const READY = 'type a prompt, or /help';
 const DIALOG = 'approve a command?';
 const run = (command: string) => ({ toolCalls: [{ name: 'run_command', arguments: { command } }] });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -24,23 +23,15 @@ const REACTION_GAP_MAX = 150;
 /** Timer lateness of this process that means it was not running: then it cannot say when it saw the dialog. */
 const STARVED_MS = 40;
 
-let terms: PtyTerm[] = [];
-beforeAll(() => {
-  if (!existsSync(BIN)) throw new Error(`${BIN} is missing: build first (npx tsc -p tsconfig.build.json)`);
-});
-afterEach(() => {
-  for (const t of terms) t.kill();
-  terms = [];
-});
+const start = usePtyChats();
+/** Chats of the scenario now running: a scenario run again first ends those of its last run. */
+let running: PtyTerm[] = [];
 
 function chat(responses: unknown[]) {
-  const { dir, home } = freshHome();
-  const work = join(dir, 'work');
-  mkdirSync(work);
-  const script = join(dir, 'script.json');
-  writeFileSync(script, JSON.stringify({ responses }));
-  const t = new PtyTerm(process.execPath, [BIN, 'chat', '-m', `script:${script}`], { cwd: work, env: { WISP_HOME: home } });
-  terms.push(t);
+  const s = chatSetup(responses);
+  const { home, work } = s;
+  const t = start(s);
+  running.push(t);
   /** Every approval.decided event in the audit log (there must be none). */
   const approvals = () => {
     const logs = join(home, 'logs');
@@ -70,8 +61,8 @@ async function typeAt(t: PtyTerm, text: string, gapMs: number): Promise<number> 
 async function withRhythm(scenario: () => Promise<boolean>): Promise<void> {
   for (let i = 0; i < 8; i++) {
     if (await scenario()) return;
-    for (const t of terms) t.kill();
-    terms = [];
+    for (const t of running) t.kill();
+    running = [];
   }
   throw new Error('the machine was too busy to type the rhythm under test eight times running');
 }
