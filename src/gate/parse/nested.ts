@@ -1,0 +1,116 @@
+// Nested-script rules: the bodies a command runs besides its own words — `sh -c '…'` and the other shells, `eval`,
+// `trap`, `watch`, `ssh host CMD`, `find -exec`, a shell fed by a heredoc or here-string. Each body is parsed again
+// (up to MAX_DEPTH) and its parts listed after the command's.
+import type { Node as TsNode } from 'web-tree-sitter';
+import { shellOf } from '../shells.js';
+import { requote } from '../words.js';
+import { resolveCommand } from '../wrappers.js';
+import { type Collector, type Ctx, MAX_DEPTH } from './context.js';
+import { wordValue } from './word-value.js';
+
+/** ssh options that take a value: the first operand after them is the host, the rest the remote command. */
+const SSH_VALUE_OPTIONS = 'BbcDEeFIiJLlmOoPpQRSWw';
+
+export function emitNestedScripts(c: Collector, words: readonly string[], redirects: readonly TsNode[], ctx: Ctx): void {
+  const resolved = resolveCommand(words);
+  const exe = resolved.executable;
+  const nested: Ctx = { depth: ctx.depth + 1, origin: 'shell-c', redirects: [] };
+  const args = resolved.args;
+  if (exe === 'eval') {
+    if (args.length > 0) c.nested(args.join(' '), { ...nested, origin: 'eval' }, c.parts);
+    return;
+  }
+  // `watch CMD…` hands its words, joined, to `sh -c` (unless -x/--exec).
+  const watchAt = resolved.wrappers.indexOf('watch');
+  if (watchAt >= 0 && !resolved.words.some((w) => w === '-x' || w === '--exec')) {
+    const start = resolved.layers[watchAt + 1];
+    if (start !== undefined) c.nested(resolved.words.slice(start).join(' '), nested, c.parts);
+    return;
+  }
+  // `trap 'CODE' SIGNAL…`: the code runs later, in this shell.
+  if (exe === 'trap' && args.length >= 2 && !args[0]!.startsWith('-')) {
+    c.nested(args[0]!, { ...nested, origin: 'eval' }, c.parts);
+    return;
+  }
+  // `ssh [opts] host CMD…`: the remote command is a shell line too (it runs elsewhere, but it still runs).
+  if (exe === 'ssh') {
+    let i = 0;
+    for (; i < args.length; i++) {
+      const a = args[i]!;
+      if (a === '--') {
+        i++;
+        break;
+      }
+      if (!a.startsWith('-')) break;
+      const last = a[a.length - 1]!;
+      if (a.length === 2 && SSH_VALUE_OPTIONS.includes(last)) i++;
+    }
+    if (i + 1 < args.length) c.nested(args.slice(i + 1).join(' '), nested, c.parts);
+    return;
+  }
+  // `find … -exec CMD … ;|+`: the command runs once per file; it is a part of its own.
+  if (exe === 'find') {
+    for (let i = 0; i < args.length; i++) {
+      if (!/^-(exec|execdir|ok|okdir)$/.test(args[i]!)) continue;
+      let end = i + 1;
+      while (end < args.length && args[end] !== ';' && args[end] !== '+') end++;
+      const inner = args.slice(i + 1, end);
+      if (inner.length > 0 && ctx.depth < MAX_DEPTH) {
+        c.parts.push({ text: inner.map(requote).join(' '), words: inner, redirects: [], origin: 'shell-c' });
+        emitNestedScripts(c, inner, [], nested);
+      }
+      i = end;
+    }
+    return;
+  }
+  const shell = shellOf(exe, args);
+  if (shell === undefined) return;
+  const script = shellCommandString(shell.args);
+  if (script.kind === 'string') {
+    c.nested(script.value, nested, c.parts);
+    return;
+  }
+  if (script.kind === 'stdin') {
+    for (const r of redirects) {
+      if (r.type === 'heredoc_redirect') {
+        const body = r.children.find((n) => n.type === 'heredoc_body');
+        if (body) c.nested(c.slice(body), nested, c.parts);
+      } else if (r.type === 'herestring_redirect') {
+        const value = r.namedChildren[r.namedChildCount - 1];
+        if (value) c.nested(wordValue(c, value), nested, c.parts);
+      }
+    }
+  }
+}
+
+
+/**
+ * Reads a shell's arguments: with `-c` the first operand is the script text; without operands the shell reads its
+ * script from stdin; otherwise it runs a script file.
+ */
+export function shellCommandString(args: readonly string[]): { kind: 'string'; value: string } | { kind: 'stdin' } | { kind: 'file' } | { kind: 'none' } {
+  let cFlag = false;
+  let sFlag = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--' || a === '-') {
+      const operand = args[i + 1];
+      if (cFlag) return operand === undefined ? { kind: 'none' } : { kind: 'string', value: operand };
+      return operand === undefined ? { kind: 'stdin' } : { kind: 'file' };
+    }
+    if (a.startsWith('--')) {
+      if (a === '--rcfile' || a === '--init-file') i++;
+      continue;
+    }
+    if ((a.startsWith('-') || a.startsWith('+')) && a.length > 1) {
+      const letters = a.slice(1);
+      if (a.startsWith('-') && letters.includes('c')) cFlag = true;
+      if (a.startsWith('-') && letters.includes('s')) sFlag = true;
+      if (/[oO]$/.test(letters)) i++; // `-o pipefail`, `-O extglob`
+      continue;
+    }
+    if (cFlag) return { kind: 'string', value: a };
+    return sFlag ? { kind: 'stdin' } : { kind: 'file' };
+  }
+  return cFlag ? { kind: 'none' } : { kind: 'stdin' };
+}

@@ -1,0 +1,134 @@
+// The tree-sitter runtime of the shell parser (ADR 0001): loading the WASM runtime and the bash grammar once, the
+// lazy mode in which `wisp check` decides plain-word lines without loading it (ADR 0040), and the bounds on one
+// line's parsing (issue #12.4, ADR 0019).
+import { createRequire } from 'node:module';
+import type { Parser as TsParser } from 'web-tree-sitter';
+
+let parser: TsParser | undefined;
+let initializing: Promise<void> | undefined;
+
+/** Loads the WASM runtime and the bash grammar once; later calls return at once. */
+export function initParser(): Promise<void> {
+  if (parser) return Promise.resolve();
+  initializing ??= (async () => {
+    const require = createRequire(import.meta.url);
+    const runtimeWasm = require.resolve('web-tree-sitter/web-tree-sitter.wasm');
+    const grammarWasm = require.resolve('tree-sitter-bash/tree-sitter-bash.wasm');
+    const { Parser, Language } = await import('web-tree-sitter');
+    await Parser.init({ locateFile: () => runtimeWasm });
+    const language = await Language.load(grammarWasm);
+    const p = new Parser();
+    p.setLanguage(language);
+    parser = p;
+  })().catch((err: unknown) => {
+    initializing = undefined; // let a later call retry
+    throw err;
+  });
+  return initializing;
+}
+
+export function parserReady(): boolean {
+  return parser !== undefined;
+}
+
+/**
+ * Thrown (instead of turning the text into an `unparsed` part) when a text needs tree-sitter while the parser is not
+ * loaded and `withoutParser` is running: the caller loads the parser and starts over (ADR 0040).
+ */
+export class ParserNotReady extends Error {
+  constructor() {
+    super('the shell parser is not initialised: await initParser() before parseLine()');
+  }
+}
+
+/** While true, parsing without a loaded parser throws ParserNotReady for texts the plain-word path does not take. */
+let lazy = false;
+
+/** The loaded parser; throws ParserNotReady when it is not loaded (in `withoutParser`, the caller loads it). */
+export function loadedParser(): TsParser {
+  if (!parser) throw new ParserNotReady();
+  return parser;
+}
+
+/** Whether text can be parsed now: the parser is loaded, or `withoutParser` runs (texts needing it then throw). */
+export function canParse(): boolean {
+  return parser !== undefined || lazy;
+}
+
+/**
+ * Runs `fn` where parsing plain-word texts needs no parser (`wisp check -- ls`, ADR 0040). When `fn` reaches a text
+ * that does need it, ParserNotReady escapes and the parser is loaded and `fn` run again from the start: the answer is
+ * always the one the parser-backed path gives.
+ */
+export async function withoutParser<T>(fn: () => T, load: () => Promise<void> = initParser): Promise<T> {
+  if (!parser) {
+    lazy = true;
+    try {
+      return fn();
+    } catch (err) {
+      if (!(err instanceof ParserNotReady)) throw err;
+    } finally {
+      lazy = false;
+    }
+    await load();
+  }
+  return fn();
+}
+
+// Bounded parsing (issue #12.4, ADR 0019). tree-sitter's error recovery is super-linear on some shapes: 16 KiB of
+// nested `( ls (` took 19 s, of `<<` 8 s. Short texts are always parsed (their worst case is milliseconds). Longer
+// ones share one deadline per line, checked in tree-sitter's progress callback; the shapes known to be slow are not
+// handed to it at all (deterministic, and tree-sitter may go a long stretch without a callback). Either way the text
+// becomes an `unparsed` part: at least moderate, never run unasked (fail closed).
+export const BOUNDED_LENGTH = 1024;
+/** Wall-clock budget for all the parsing of one line whose text is longer than BOUNDED_LENGTH. */
+export const PARSE_BUDGET_MS = 250;
+/**
+ * CPU budget for the same parsing (issue 12.4): on an idle machine the wall-clock budget alone let one hostile line
+ * (16 KiB of `a|`) take 250 ms of CPU in tree-sitter's error recovery; an ordinary 16 KiB line parses in under 10.
+ */
+export const PARSE_CPU_BUDGET_MS = 40;
+let deadline = Number.POSITIVE_INFINITY;
+let cpuAtStart = 0;
+
+/** Starts one line's budget (the clock and, for long lines, the CPU time). */
+export function startBudget(line: string): void {
+  deadline = performance.now() + PARSE_BUDGET_MS;
+  cpuAtStart = line.length > BOUNDED_LENGTH ? cpuMs() : 0;
+}
+
+function cpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+function outOfTime(): boolean {
+  return performance.now() > deadline || cpuMs() - cpuAtStart > PARSE_CPU_BUDGET_MS;
+}
+
+/** Shapes that make tree-sitter-bash's error recovery slow: many heredoc operators, deep parenthesis nesting. */
+function knownSlowShape(src: string): boolean {
+  let heredocs = 0;
+  let depth = 0;
+  let maxDepth = 0;
+  for (let i = 0; i < src.length; i++) {
+    const c = src.charCodeAt(i);
+    if (c === 0x3c && src.charCodeAt(i + 1) === 0x3c) heredocs++;
+    else if (c === 0x28) maxDepth = Math.max(maxDepth, ++depth);
+    else if (c === 0x29) depth = Math.max(0, depth - 1);
+  }
+  return heredocs > 32 || maxDepth > 64;
+}
+
+/** tree-sitter's parse, bounded for long texts; null when it was not parsed (too slow a shape, or out of time). */
+export function boundedParse(p: TsParser, src: string): ReturnType<TsParser['parse']> {
+  if (src.length <= BOUNDED_LENGTH) return p.parse(src);
+  if (knownSlowShape(src) || outOfTime()) return null;
+  // The callback's boolean cancels the parse (tree-sitter ≥ 0.25); the declared type says void.
+  const progressCallback = outOfTime as unknown as (state: unknown) => void;
+  const tree = p.parse(src, null, { progressCallback });
+  // A cancelled parse is resumed by the parser's next call unless it is reset: the next line would be read with this
+  // one's half-built state (it came out as one-letter parts with no error).
+  if (tree === null) p.reset();
+  return tree;
+}

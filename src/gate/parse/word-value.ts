@@ -1,0 +1,142 @@
+// Word decoding: what a word of the syntax tree means after quote removal (`s\udo` → `sudo`, `$'\x72m'` → `rm`),
+// and how it was written (literal, glob or dynamic) — only literal words can make a part safe.
+import type { Node as TsNode } from 'web-tree-sitter';
+import type { WordShape } from '../types.js';
+import { decodeAnsiC, roughSegments, unescapeDoubleQuoted, unescapeUnquoted } from '../words.js';
+import type { Collector } from './context.js';
+
+export function testWords(c: Collector, node: TsNode): string[] {
+  const text = c.slice(node);
+  const open = text.startsWith('[[') ? '[[' : '[';
+  const close = open === '[[' ? ']]' : ']';
+  const inner = text.slice(open.length, text.endsWith(close) ? -close.length : undefined);
+  return [open, ...roughSegments(inner).flat(), close];
+}
+
+export function declarationWords(c: Collector, node: TsNode): string[] {
+  const words: string[] = [];
+  for (const child of node.children) {
+    if (!child.isNamed) {
+      if (/^[a-z]+$/.test(child.type)) words.push(child.type); // export, local, declare, unset …
+      continue;
+    }
+    words.push(child.type === 'variable_assignment' ? assignmentWord(c, child) : wordValue(c, child));
+  }
+  return words;
+}
+
+export function assignmentWord(c: Collector, node: TsNode): string {
+  const value = node.childForFieldName('value');
+  const name = node.childForFieldName('name');
+  const nameText = name ? c.slice(name) : '';
+  const op = node.children.find((n) => !n.isNamed && (n.type === '=' || n.type === '+='))?.type ?? '=';
+  return nameText + op + (value ? wordValue(c, value) : '');
+}
+
+/** A word's value after quote removal; expansions and substitutions stay as written (their value is unknown). */
+export function wordValue(c: Collector, node: TsNode): string {
+  switch (node.type) {
+    case 'word':
+      return unescapeUnquoted(c.slice(node));
+    case 'raw_string':
+      return c.slice(node).slice(1, -1);
+    case 'ansi_c_string':
+      return decodeAnsiC(c.slice(node).slice(2, -1));
+    case 'string':
+      return stringValue(c, node, node.startIndex + 1, node.endIndex - 1);
+    case 'translated_string': {
+      const inner = node.namedChildren[0];
+      return inner ? wordValue(c, inner) : c.slice(node).slice(2, -1);
+    }
+    case 'concatenation': {
+      let out = '';
+      let pos = node.startIndex;
+      const children = node.children;
+      for (let i = 0; i < children.length; i++) {
+        const child = children[i]!;
+        if (child.startIndex > pos) out += unescapeUnquoted(c.src.slice(pos, child.startIndex));
+        // `$"…"` inside a word (`"su"$"do"`): the `$` only marks a translated string and adds nothing.
+        const next = children[i + 1];
+        const translationMark = child.type === '$' && next?.type === 'string' && next.startIndex === child.endIndex;
+        if (!translationMark) out += wordValue(c, child);
+        pos = child.endIndex;
+      }
+      if (node.endIndex > pos) out += unescapeUnquoted(c.src.slice(pos, node.endIndex));
+      return out;
+    }
+    default:
+      return c.slice(node);
+  }
+}
+
+/** The inside of `"…"`: literal stretches unescaped, expansions kept as written. */
+export function stringValue(c: Collector, node: TsNode, from: number, to: number): string {
+  let out = '';
+  let pos = from;
+  for (const child of node.children) {
+    if (child.startIndex < from || child.endIndex > to) continue; // the quotes themselves
+    if (child.startIndex > pos) out += unescapeDoubleQuoted(c.src.slice(pos, child.startIndex));
+    out += child.type === 'string_content' ? unescapeDoubleQuoted(c.slice(child)) : c.slice(child);
+    pos = child.endIndex;
+  }
+  if (to > pos) out += unescapeDoubleQuoted(c.src.slice(pos, to));
+  return out;
+}
+
+/**
+ * How a word was written: `literal` (plain text and quoted literals), `glob` (unquoted `*`, `?` or `[`: the shell
+ * replaces it with file names), or `dynamic` (any expansion, substitution, brace expansion or odd syntax).
+ */
+export function wordShape(c: Collector, node: TsNode): WordShape {
+  switch (node.type) {
+    case 'word':
+    case 'number':
+      return unquotedShape(c.slice(node));
+    case 'raw_string':
+    case 'ansi_c_string':
+      return 'literal';
+    case 'string':
+      return node.namedChildren.every((n) => n.type === 'string_content') && !/[$`]/.test(c.slice(node).replace(/\\[\s\S]/g, '')) ? 'literal' : 'dynamic';
+    case 'translated_string': {
+      const inner = node.namedChildren[0];
+      return inner ? wordShape(c, inner) : 'literal';
+    }
+    case 'concatenation': {
+      let shape: WordShape = 'literal';
+      let pos = node.startIndex;
+      for (const child of node.children) {
+        if (child.startIndex > pos) shape = joinShapes(shape, unquotedShape(c.src.slice(pos, child.startIndex)));
+        // `$"…"` inside a word: the `$` only marks a translated string.
+        if (child.type !== '$') shape = joinShapes(shape, wordShape(c, child));
+        pos = child.endIndex;
+      }
+      if (node.endIndex > pos) shape = joinShapes(shape, unquotedShape(c.src.slice(pos, node.endIndex)));
+      return shape;
+    }
+    default:
+      return 'dynamic';
+  }
+}
+
+/** Unquoted text: backslash-escaped characters are literal; `$`, backticks, parentheses, braces are not. */
+export function unquotedShape(text: string): WordShape {
+  let shape: WordShape = 'literal';
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (ch === '\\') {
+      i++;
+      continue;
+    }
+    if ('$`(){}<>|;&\'"'.includes(ch)) {
+      if (text === '{}') continue; // find's placeholder, not a brace expansion
+      return 'dynamic';
+    }
+    if (ch === '*' || ch === '?' || ch === '[') shape = 'glob';
+  }
+  return shape;
+}
+
+export function joinShapes(a: WordShape, b: WordShape): WordShape {
+  if (a === 'dynamic' || b === 'dynamic') return 'dynamic';
+  return a === 'glob' || b === 'glob' ? 'glob' : 'literal';
+}
