@@ -9,7 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const DIST = join(ROOT, 'dist');
-export const BIN = join(DIST, 'bin', 'wisp.js');
+export const BIN = join(DIST, 'bin', 'wisp.cjs');
 
 /** One measured figure. `median`/`p95`/`p99` are in `unit`; `ratio` is median ÷ the baseline's median. */
 export interface Row {

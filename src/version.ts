@@ -1,2 +1,2 @@
-// Kept in step with package.json by test/version.test.ts; read without loading package.json at start-up.
+// Kept in step with package.json (and bin/wisp.cts) by test/commands/package.test.ts; read without loading package.json.
 export const VERSION = '0.1.0';

@@ -44,7 +44,7 @@ beforeAll(() => {
   rmSync(join(dist, 'wisp.bundle.cjs'), { force: true });
   symlinkSync(join(ROOT, 'node_modules'), join(work, 'node_modules'));
   execFileSync(process.execPath, [join(ROOT, 'build', 'bundle.mjs')], { env: { ...process.env, WISP_BUNDLE_DIST: dist }, stdio: 'pipe' });
-  bin = join(dist, 'bin', 'wisp.js');
+  bin = join(dist, 'bin', 'wisp.cjs');
 }, 120_000);
 
 describe('the bundled bin (ADR 0041)', () => {
@@ -56,6 +56,14 @@ describe('the bundled bin (ADR 0041)', () => {
     expect(statSync(join(dist, 'cache')).mode & 0o777).toBe(0o700);
     // A second round with the cache in place: the same answers.
     expect(answers(freshHome('h2'))).toEqual(bundled);
+    // The ES-module entry (dist/bin/wisp.js) runs the same bin: the same answers.
+    const cjs = bin;
+    bin = join(dist, 'bin', 'wisp.js');
+    try {
+      expect(answers(freshHome('h2m'))).toEqual(bundled);
+    } finally {
+      bin = cjs;
+    }
     // Without the bundle the bin imports dist/commands/main.js: the same answers again.
     const saved = join(work, 'bundle.saved');
     cpSync(join(dist, 'wisp.bundle.cjs'), saved);

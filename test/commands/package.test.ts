@@ -7,18 +7,28 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
+import { VERSION } from '../../src/version.js';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   name: string;
   bin: Record<string, string>;
   engines: { node: string };
+  version: string;
 };
+const pkgVersion = pkg.version;
 
 describe('the package', () => {
   it('attack: `npx wisp` outside a clone fetches an unrelated package named wisp — ours has another name, the command stays wisp', () => {
     expect(pkg.name).not.toBe('wisp');
     expect(pkg.name).toBe('wisp-harness');
-    expect(pkg.bin).toEqual({ wisp: 'dist/bin/wisp.js' });
+    expect(pkg.bin).toEqual({ wisp: 'dist/bin/wisp.cjs' });
+  });
+
+  it('the bin, its ES-module twin and the engine all give the version package.json has', () => {
+    const version = (bin: string) => execFileSync(process.execPath, [join(ROOT, 'dist/bin', bin), '--version'], { encoding: 'utf8' }).trim();
+    expect(version('wisp.cjs')).toBe(pkgVersion);
+    expect(version('wisp.js')).toBe(pkgVersion);
+    expect(VERSION).toBe(pkgVersion);
   });
 
   it('engines names the maintained Node lines, 20, 22 and 24', () => {
@@ -30,7 +40,8 @@ describe('the package', () => {
     execFileSync('npm', ['pack', '--silent', '--ignore-scripts', '--offline', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8' });
     const tgz = join(work, `${pkg.name}-${JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version}.tgz`);
     const listing = execFileSync('tar', ['tzf', tgz], { encoding: 'utf8' }).split('\n').filter(Boolean);
-    expect(listing).toContain('package/dist/bin/wisp.js');
+    expect(listing).toContain('package/dist/bin/wisp.cjs');
+    expect(listing).toContain('package/dist/bin/bundle-loader.cjs');
     expect(listing).toContain('package/examples/safe.json');
     expect(listing.filter((f) => f.startsWith('package/test/') || f.startsWith('package/src/'))).toEqual([]);
 
@@ -41,8 +52,8 @@ describe('the package', () => {
     // What npm does for `bin`: a link on PATH to an executable file.
     const bin = join(work, 'bin');
     mkdirSync(bin);
-    chmodSync(join(unpacked, 'package/dist/bin/wisp.js'), 0o755);
-    symlinkSync(join(unpacked, 'package/dist/bin/wisp.js'), join(bin, 'wisp'));
+    chmodSync(join(unpacked, 'package/dist/bin/wisp.cjs'), 0o755);
+    symlinkSync(join(unpacked, 'package/dist/bin/wisp.cjs'), join(bin, 'wisp'));
 
     const elsewhere = join(work, 'elsewhere');
     const home = join(work, 'home');
@@ -52,7 +63,7 @@ describe('the package', () => {
     const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}`, WISP_HOME: home };
     delete env.CI;
     const run = (args: string[]) => spawnSync('wisp', args, { cwd: elsewhere, env, encoding: 'utf8', timeout: 60_000 });
-    expect(run(['--version']).stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    expect(run(['--version']).stdout.trim()).toBe(pkgVersion);
     const doctor = run(['doctor', '--json', '-m', 'script:safe.json']);
     const report = JSON.parse(doctor.stdout) as { checks: Array<{ name: string; status: string }> };
     expect(report.checks.find((c) => c.name === 'config')?.status).toBe('ok');

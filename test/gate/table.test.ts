@@ -6,7 +6,7 @@ import { analyzeLine, decisionFor } from '../../src/gate/analyze.js';
 import { defaultConfig } from '../../src/config/schema.js';
 import { initParser, parseLine } from '../../src/gate/parse.js';
 import { readOnlyByTable, wordReason } from '../../src/gate/table/index.js';
-import { PROGRAMS } from '../../src/gate/table/programs.js';
+import { allPrograms, programRow } from '../../src/gate/table/programs.js';
 import { awkProgramReason, sedScriptReason } from '../../src/gate/table/scripts.js';
 import { ATTACKS, ORDINARY } from './attacks.js';
 
@@ -163,7 +163,7 @@ describe('awk: no commands, pipes, other files or environment', () => {
 
 describe('the table is data', () => {
   it('every row is an object keyed by a program name without a slash', () => {
-    for (const [name, spec] of Object.entries(PROGRAMS)) {
+    for (const [name, spec] of Object.entries(allPrograms())) {
       expect(name).not.toContain('/');
       expect(typeof spec).toBe('object');
     }
@@ -171,7 +171,17 @@ describe('the table is data', () => {
 
   it('has no rows for programs that print the environment or run other programs', () => {
     for (const name of ['env', 'printenv', 'xargs', 'sh', 'bash', 'eval', 'exec', 'source', 'set', 'export', 'unset', 'declare', 'shopt', 'alias', 'cargo', 'rustc', 'yarn', 'pnpm']) {
-      expect(Object.prototype.hasOwnProperty.call(PROGRAMS, name), name).toBe(false);
+      expect(Object.prototype.hasOwnProperty.call(allPrograms(), name), name).toBe(false);
+      expect(programRow(name), name).toBeUndefined();
     }
+  });
+
+  it('a row looked up by name is the row of the full table, the common rows built at load included', () => {
+    const all = allPrograms();
+    for (const name of Object.keys(all)) expect(programRow(name), name).toBe(all[name]);
+    for (const name of ['ls', 'cat', 'head', 'tail', 'wc', 'grep', 'rg', 'sed', 'awk', 'sort', 'find', 'jq', 'git']) {
+      expect(programRow(name), name).toBe(all[name]);
+    }
+    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) expect(programRow(name), name).toBeUndefined();
   });
 });

@@ -1,11 +1,11 @@
-// Runs the built CLI (dist/bin/wisp.js) as a real process, with its own WISP_HOME.
+// Runs the built CLI (dist/bin/wisp.cjs, the package's bin) as a real process, with its own WISP_HOME.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
-export const BIN = join(ROOT, 'dist/bin/wisp.js');
+export const BIN = join(ROOT, 'dist/bin/wisp.cjs');
 
 export interface CliResult {
   readonly status: number | null;

@@ -6,7 +6,7 @@ import { isAbsolute, resolve } from 'node:path';
 import type { Part, WordShape } from '../types.js';
 import { isAssignment } from '../words.js';
 import { type ArgsResult, checkValue, parseArgs } from './options.js';
-import { PROGRAMS, WRAPPERS } from './programs.js';
+import { programRow, WRAPPERS } from './programs.js';
 import type { ParsedArgs, ProgramSpec, TableEnv } from './spec.js';
 
 export type TableVerdict = { readonly safe: true } | { readonly safe: false; readonly reason: string };
@@ -96,10 +96,6 @@ function recursiveReason(spec: ProgramSpec, parsed: ParsedArgs, env: TableEnv): 
   return undefined;
 }
 
-function specFor(table: Readonly<Record<string, ProgramSpec>>, name: string): ProgramSpec | undefined {
-  return Object.prototype.hasOwnProperty.call(table, name) ? table[name] : undefined;
-}
-
 function finalResult(r: ArgsResult & { ok: true }): { spec?: ProgramSpec; parsed: ParsedArgs } {
   return r.sub !== undefined && r.sub.result.ok ? finalResult(r.sub.result) : { parsed: r.parsed };
 }
@@ -146,7 +142,7 @@ function checkCommand(words: readonly string[], shapes: readonly WordShape[], en
     return args.slice(1).every((a, k) => argShapes[k + 1] === 'literal' && !a.startsWith('-')) ? SAFE : no('command -v with options');
   }
 
-  const spec = specFor(PROGRAMS, name);
+  const spec = programRow(name);
   if (spec === undefined) return no('not a known read-only command');
   const result = parseArgs(name, spec, args, argShapes, env);
   if (!result.ok) return no(result.reason);

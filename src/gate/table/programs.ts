@@ -414,13 +414,39 @@ const FD: ProgramSpec = {
 /** pip: listing what is installed; no --python (runs another interpreter), no --outdated (the network). */
 const PIP: ProgramSpec = { long: { '--version': null }, flags: 'V', bareAllowed: true, subcommands: { list: simple('lue', {}, { '--local': null, '--user': null, '--editable': null, '--format': ['columns', 'freeze', 'json'], '--not-required': null, '--exclude-editable': null, '--include-editable': null }), show: simple('f', {}, { '--files': null }), freeze: simple('l', {}, { '--local': null, '--user': null, '--all': null, '--exclude-editable': null }) } };
 
+const head = headTail('', {});
+const tail = headTail('fF', { '--follow': null, '--retry': null, '--sleep-interval': 'num', '--pid': 'num', '--max-unchanged-stats': 'num' });
+
 // ---------------------------------------------------------------- the table
 
-export const PROGRAMS: Readonly<Record<string, ProgramSpec>> = {
+/**
+ * The rows wanted most, built at module load. Every one of them is also in the full table under the same name (a
+ * test checks they are the same objects), so looking here first changes no answer.
+ */
+const COMMON: Readonly<Record<string, ProgramSpec>> = { ls, cat, head, tail, wc, grep, rg, sed, awk, sort, find, jq, git };
+
+let table: Readonly<Record<string, ProgramSpec>> | undefined;
+
+/**
+ * Every row. Built on first use, not at module load: its few thousand object literals cost 8–20 ms of a `wisp check`
+ * start on a loaded machine (docs/performance.md, issue #16), and `check -- ls` needs only COMMON.
+ */
+export function allPrograms(): Readonly<Record<string, ProgramSpec>> {
+  return (table ??= buildTable());
+}
+
+/** The row for `name`, or undefined when it has none (own properties only: no `constructor`, no `__proto__`). */
+export function programRow(name: string): ProgramSpec | undefined {
+  if (Object.prototype.hasOwnProperty.call(COMMON, name)) return COMMON[name];
+  const all = allPrograms();
+  return Object.prototype.hasOwnProperty.call(all, name) ? all[name] : undefined;
+}
+
+const buildTable = (): Record<string, ProgramSpec> => ({
   // Files and text.
   ls, dir: ls, vdir: ls, cat, tac: simple('bBrs', { s: 'text' }), nl: simple('p', { b: 'text', h: 'text', f: 'text', i: 'num', v: 'num', w: 'num', s: 'text', n: 'text', d: 'text' }),
-  head: headTail('', {}),
-  tail: headTail('fF', { '--follow': null, '--retry': null, '--sleep-interval': 'num', '--pid': 'num', '--max-unchanged-stats': 'num' }),
+  head,
+  tail,
   wc, grep, egrep: grep, fgrep: grep, rg, sed, awk, gawk: awk, mawk: awk, nawk: awk, sort, find, jq, yq,
   uniq: simple('cdDiuz', { f: 'num', s: 'num', w: 'num' }, { '--count': null, '--repeated': null, '--all-repeated': 'text', '--ignore-case': null, '--unique': null, '--skip-fields': 'num', '--skip-chars': 'num', '--check-chars': 'num', '--zero-terminated': null }, { operands: { max: 1 } }),
   cut: simple('nsz', { b: 'text', c: 'text', f: 'text', d: 'text' }, { '--bytes': 'text', '--characters': 'text', '--fields': 'text', '--delimiter': 'text', '--complement': null, '--only-delimited': null, '--output-delimiter': 'text', '--zero-terminated': null }),
@@ -526,7 +552,7 @@ export const PROGRAMS: Readonly<Record<string, ProgramSpec>> = {
   pip: PIP, pip3: PIP,
   apt: { subcommands: { list: simple('a', {}, { '--installed': null, '--upgradable': null, '--all-versions': null, '--manual-installed': null }), show: simple('a', {}, { '--all-versions': null }), search: simple('n', {}, { '--names-only': null, '--full': null }), policy: simple('') } },
   crontab: { flags: 'l', operands: { max: 0 }, check: (p) => (p.options.length === 1 ? undefined : 'crontab without -l changes the schedule') },
-};
+});
 
 /** Programs that run the rest of their words as a command; their own options are read first. */
 export const WRAPPERS: Readonly<Record<string, ProgramSpec & { readonly leading?: number }>> = {

@@ -1,0 +1,23 @@
+#!/usr/bin/env node
+// wisp's entry point, and the package's bin. A CommonJS module (ADR 0055): Node then starts it without its ES-module
+// loader, whose asynchronous read and link of even a one-line entry cost a measurable share of a `wisp check`.
+// `--version` answers without loading anything else. The other faces run from one bundled file
+// (dist/wisp.bundle.cjs, `npm run build`) compiled with V8's code cache, so a start-up reads one file and compiles
+// little (ADR 0041); `chat` and `mcp` import Ink or the MCP SDK, stay ES modules, and run from dist/ as built by tsc —
+// as does everything when the bundle is missing or older than this file (a `tsc`-only build).
+import { loadBundle } from './bundle-loader.cjs';
+
+/** The package's version; test/commands/package.test.ts keeps it equal to package.json's and src/version.ts's. */
+const VERSION = '0.1.0';
+
+const argv = process.argv.slice(2);
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+  process.stdout.write(VERSION + '\n');
+} else {
+  const bundled = argv[0] === 'chat' || argv[0] === 'mcp' ? undefined : loadBundle(__filename);
+  // A failure here is a crash with its stack and status 1, as an uncaught error in an ES-module entry was.
+  void (async () => {
+    const main = bundled ?? (await import('../commands/main.js')).main;
+    process.exitCode = await main(argv);
+  })();
+}
