@@ -6,13 +6,19 @@
 import type { Parser as TsParser, Node as TsNode } from 'web-tree-sitter';
 import type { ParsedLine, Part } from './types.js';
 import { Collector, type Ctx, MAX_DEPTH, TooManyParts, startCounting, unparsedPart } from './parse/context.js';
-import { plainWords } from './parse/plain.js';
+import { fastPathsOn, plainWords } from './parse/plain.js';
+import { readSimple } from './parse/simple.js';
 import { ParserNotReady, boundedParse, canParse, loadedParser, startBudget } from './parse/runtime.js';
-import { visitBlock, visitPlain } from './parse/walk.js';
+import { visitBlock, visitPlain, visitSimple } from './parse/walk.js';
 
 export { MAX_DEPTH } from './parse/context.js';
 export { shellCommandString } from './parse/nested.js';
 export { isPlainLine, treeSitterOnly } from './parse/plain.js';
+
+/** Whether the simple-line reader (ADR 0052) reads `line` itself, without tree-sitter. */
+export function isSimpleLine(line: string): boolean {
+  return readSimple(line) !== undefined;
+}
 export {
   PARSE_BUDGET_MS,
   PARSE_CPU_BUDGET_MS,
@@ -51,6 +57,11 @@ function parseSource(source: string, ctx: Ctx, out: Part[]): void {
   const plain = plainWords(source);
   if (plain) {
     visitPlain(source, plain, ctx, out, parseNested);
+    return;
+  }
+  const simple = fastPathsOn() ? readSimple(source) : undefined;
+  if (simple) {
+    visitSimple(source, simple, ctx, out, parseNested);
     return;
   }
   const p = loadedParser();

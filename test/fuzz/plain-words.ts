@@ -15,7 +15,7 @@ import { isPlainLine, parseLine, treeSitterOnly } from '../../src/gate/parse.js'
  * shells and `eval` whose bodies are parsed again, `find -exec`), reserved words and declarations (which tree-sitter
  * reads as syntax), options with values, paths, and the characters of the quirks tree-sitter-bash has.
  */
-const VOCABULARY = [
+export const VOCABULARY = [
   'ls', 'git', 'status', 'log', '--oneline', '-5', 'diff', 'HEAD~1', 'cat', 'README.md', 'grep', '-rn', 'TODO', 'src', 'rg',
   'find', '.', '-name', '-exec', '-delete', 'wc', '-l', 'head', 'tail', '-n', 'jq', 'npm', 'node', '--version', 'echo', 'rm',
   '-rf', '/', '/tmp/..', '/./', 'sudo', 'env', 'nice', 'timeout', '10', 'xargs', 'watch', 'nohup', 'exec', 'command', 'builtin',
@@ -37,18 +37,18 @@ const ARG_CHARS = NAME_CHARS + ',:@%+=';
 /** Characters just outside the plain set, so that the pre-scan's refusals are exercised too. */
 const NEAR_CHARS = '~!#$^&*()[]{}\\|;\'"<>?`\n\r\u00a0é';
 
-function pick<T>(r: () => number, xs: readonly T[] | string): T {
+export function pick<T>(r: () => number, xs: readonly T[] | string): T {
   return xs[Math.floor(r() * xs.length)] as T;
 }
 
-function randomWord(r: () => number): string {
+export function randomWord(r: () => number): string {
   const n = 1 + Math.floor(r() * 8);
   let w = '';
   for (let i = 0; i < n; i++) w += pick<string>(r, r() < 0.5 ? NAME_CHARS : ARG_CHARS);
   return w;
 }
 
-function blank(r: () => number): string {
+export function blank(r: () => number): string {
   const n = 1 + Math.floor(r() * (r() < 0.8 ? 1 : 3));
   let s = '';
   for (let i = 0; i < n; i++) s += r() < 0.85 ? ' ' : '\t';

@@ -9,6 +9,11 @@ import { BOUNDED_LENGTH } from './runtime.js';
 /** Tests switch the plain-word path off to compare it with tree-sitter (test/fuzz/plain-words.fuzz.test.ts). */
 let plainPathOn = true;
 
+/** Whether the fast paths (plain words, ADR 0040; simple lines, ADR 0052) are on: tests switch them off. */
+export function fastPathsOn(): boolean {
+  return plainPathOn;
+}
+
 /** Runs `fn` with the plain-word path switched off: every text goes through tree-sitter. For the differential test. */
 export function treeSitterOnly<T>(fn: () => T): T {
   const before = plainPathOn;
@@ -21,7 +26,8 @@ export function treeSitterOnly<T>(fn: () => T): T {
 }
 
 const PLAIN_TEXT = /^[ \t]*[A-Za-z0-9_./][A-Za-z0-9_./-]*(?:[ \t]+[A-Za-z0-9_./,:@%+=-]+)*[ \t]*$/;
-const NOT_PLAIN_NAME = new Set([
+/** First words tree-sitter reads as syntax (reserved words, declarations): such texts take the tree-sitter path. */
+export const NOT_PLAIN_NAME: ReadonlySet<string> = new Set([
   'if', 'then', 'else', 'elif', 'fi', 'for', 'while', 'until', 'do', 'done', 'case', 'esac', 'in', 'function', 'select',
   'time', 'coproc', 'declare', 'typeset', 'export', 'readonly', 'local', 'unset', 'unsetenv',
 ]);

@@ -4,6 +4,7 @@
 import type { Node as TsNode } from 'web-tree-sitter';
 import type { Part, WordShape } from '../types.js';
 import { Collector, type Ctx, type ParseNested, countStatement, unparsedPart } from './context.js';
+import type { SimpleLine } from './simple.js';
 import { emitNestedScripts } from './nested.js';
 import { assignmentWord, declarationWords, joinShapes, testWords, wordShape, wordValue } from './word-value.js';
 
@@ -411,6 +412,36 @@ export function visitPlain(source: string, words: string[], ctx: Ctx, out: Part[
     ...(ctx.pipeline ? { pipeline: ctx.pipeline.text, pipeStage: ctx.pipeline.stage } : {}),
   });
   emitNestedScripts(c, words, [], ctx);
+  out.push(...c.parts);
+}
+
+/**
+ * A simple line (ADR 0052): the parts visitCommand makes of its commands, in the same order, with the same
+ * statements counted (a pipeline of two or more stages and each `&&`/`||` list are statements too).
+ */
+export function visitSimple(source: string, line: SimpleLine, ctx: Ctx, out: Part[], nested: ParseNested): void {
+  const c = new Collector(source, true, nested);
+  for (let n = 0; n < line.listOperators; n++) countStatement();
+  for (const pl of line.pipelines) {
+    const piped = pl.commands.length > 1;
+    if (piped) countStatement();
+    const text = source.slice(pl.start, pl.end);
+    for (let k = 0; k < pl.commands.length; k++) {
+      countStatement();
+      const cmd = pl.commands[k]!;
+      const pipeline = piped ? { text, stage: k } : ctx.pipeline;
+      c.parts.push({
+        text: source.slice(cmd.start, cmd.end),
+        words: [...cmd.words],
+        shapes: [...cmd.shapes],
+        redirects: [...ctx.redirects],
+        origin: ctx.origin,
+        ...(ctx.keyword ? { keyword: ctx.keyword } : {}),
+        ...(pipeline ? { pipeline: pipeline.text, pipeStage: pipeline.stage } : {}),
+      });
+      emitNestedScripts(c, cmd.words, [], ctx);
+    }
+  }
   out.push(...c.parts);
 }
 

@@ -1,0 +1,237 @@
+// The simple-line reader (issue #16.3, ADR 0052): a strict hand-written reader for the shell lines agents type most —
+// commands of plain words and simple quotes joined by `|`, `&&`, `||` and `;` — that gives the parts tree-sitter's
+// walk gives, without tree-sitter (whose parse time grows faster than linearly with pipeline stages). It accepts a
+// small, closed subset and returns undefined for anything else, which then takes the tree-sitter path (fail closed):
+// no `$`, backticks, backslashes, redirections, parentheses, braces, brackets, `!`, `#`, `&` alone, newlines, control
+// or non-ASCII characters; program names of plain characters only, no reserved words or assignments. A differential
+// fuzz test (test/fuzz/simple-lines.fuzz.test.ts; many more lines in test:stress) keeps it equal to tree-sitter.
+import type { WordShape } from '../types.js';
+import { NOT_PLAIN_NAME } from './plain.js';
+import { BOUNDED_LENGTH } from './runtime.js';
+
+export interface SimpleCommand {
+  /** Offsets of the command's text in the source (first word's start to last word's end). */
+  readonly start: number;
+  readonly end: number;
+  /** Word values after quote removal, and how each was written. */
+  readonly words: readonly string[];
+  readonly shapes: readonly WordShape[];
+}
+
+export interface SimplePipeline {
+  readonly start: number;
+  readonly end: number;
+  readonly commands: readonly SimpleCommand[];
+}
+
+export interface SimpleLine {
+  readonly pipelines: readonly SimplePipeline[];
+  /** How many `&&`/`||` joined pipelines: tree-sitter makes a list node of each (they count as statements). */
+  readonly listOperators: number;
+}
+
+const enum Ch {
+  Tab = 0x09,
+  Space = 0x20,
+  DoubleQuote = 0x22,
+  Percent = 0x25,
+  Amp = 0x26,
+  Quote = 0x27,
+  Star = 0x2a,
+  Plus = 0x2b,
+  Comma = 0x2c,
+  Dash = 0x2d,
+  Dot = 0x2e,
+  Slash = 0x2f,
+  Colon = 0x3a,
+  Semicolon = 0x3b,
+  Equals = 0x3d,
+  Question = 0x3f,
+  At = 0x40,
+  Underscore = 0x5f,
+  Pipe = 0x7c,
+}
+
+/** Unquoted characters a word may hold: letters, digits and `_./-,:@%+=` (as the plain-word path), and `*`, `?`. */
+function isWordChar(c: number): boolean {
+  return (
+    (c >= 0x61 && c <= 0x7a) || // a-z
+    (c >= 0x41 && c <= 0x5a) || // A-Z
+    (c >= 0x30 && c <= 0x39) || // 0-9
+    c === Ch.Underscore ||
+    c === Ch.Dot ||
+    c === Ch.Slash ||
+    c === Ch.Dash ||
+    c === Ch.Comma ||
+    c === Ch.Colon ||
+    c === Ch.At ||
+    c === Ch.Percent ||
+    c === Ch.Plus ||
+    c === Ch.Equals ||
+    c === Ch.Star ||
+    c === Ch.Question
+  );
+}
+
+/** A program name's characters: letters, digits and `_./-` (what the plain-word path takes). */
+function isNameChar(c: number): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === Ch.Underscore || c === Ch.Dot || c === Ch.Slash || c === Ch.Dash;
+}
+
+/** Printable ASCII: the only characters a quoted stretch may hold (no newline, control or non-ASCII character). */
+function isPrintable(c: number): boolean {
+  return c >= 0x20 && c < 0x7f;
+}
+
+/** Thrown inside the reader when the text leaves the subset; readSimple turns it into undefined. */
+class NotSimple extends Error {}
+const NOT_SIMPLE = new NotSimple();
+
+class Reader {
+  i = 0;
+  constructor(readonly src: string) {}
+
+  blanks(): void {
+    const s = this.src;
+    while (this.i < s.length) {
+      const c = s.charCodeAt(this.i);
+      if (c !== Ch.Space && c !== Ch.Tab) break;
+      this.i++;
+    }
+  }
+
+  at(offset = 0): number {
+    return this.i + offset < this.src.length ? this.src.charCodeAt(this.i + offset) : -1;
+  }
+
+  /** One word: a run of unquoted word characters and quoted stretches, touching each other. */
+  word(): { value: string; shape: WordShape; start: number } {
+    const s = this.src;
+    const start = this.i;
+    let value = '';
+    let shape: WordShape = 'literal';
+    for (;;) {
+      const c = this.at();
+      if (c === -1) break;
+      if (isWordChar(c)) {
+        const from = this.i;
+        while (this.i < s.length && isWordChar(s.charCodeAt(this.i))) {
+          const w = s.charCodeAt(this.i);
+          if (w === Ch.Star || w === Ch.Question) shape = 'glob';
+          this.i++;
+        }
+        value += s.slice(from, this.i);
+      } else if (c === Ch.Quote || c === Ch.DoubleQuote) {
+        const from = ++this.i;
+        for (;;) {
+          if (this.i >= s.length) throw NOT_SIMPLE; // unbalanced
+          const q = s.charCodeAt(this.i);
+          if (q === c) break;
+          if (!isPrintable(q)) throw NOT_SIMPLE;
+          // Inside "…", `$`, backticks and backslashes mean something (and `!` may, interactively).
+          if (c === Ch.DoubleQuote && (q === 0x24 || q === 0x60 || q === 0x5c || q === 0x21)) throw NOT_SIMPLE;
+          this.i++;
+        }
+        value += s.slice(from, this.i);
+        this.i++;
+      } else {
+        break;
+      }
+    }
+    if (this.i === start) throw NOT_SIMPLE;
+    // tree-sitter-bash quirks (ADR 0040): a word starting with `=`, and `+:` anywhere, are read otherwise.
+    const raw = s.slice(start, this.i);
+    if (raw.charCodeAt(0) === Ch.Equals || raw.includes('+:')) throw NOT_SIMPLE;
+    return { value, shape, start };
+  }
+
+  /** A program name: plain name characters only, not a reserved word or declaration. */
+  name(): string {
+    const s = this.src;
+    const start = this.i;
+    if (start >= s.length || s.charCodeAt(start) === Ch.Dash) throw NOT_SIMPLE;
+    while (this.i < s.length && isNameChar(s.charCodeAt(this.i))) this.i++;
+    const name = s.slice(start, this.i);
+    if (name === '' || NOT_PLAIN_NAME.has(name)) throw NOT_SIMPLE;
+    // The name must end the word: `ls'x'`, `a=b`, `a*` are not plain names.
+    const next = this.at();
+    if (next !== -1 && next !== Ch.Space && next !== Ch.Tab && next !== Ch.Pipe && next !== Ch.Amp && next !== Ch.Semicolon) throw NOT_SIMPLE;
+    return name;
+  }
+
+  command(): SimpleCommand {
+    const start = this.i;
+    const words: string[] = [this.name()];
+    const shapes: WordShape[] = ['literal'];
+    let end = this.i;
+    for (;;) {
+      this.blanks();
+      const c = this.at();
+      if (c === -1 || c === Ch.Pipe || c === Ch.Amp || c === Ch.Semicolon) break;
+      if (this.i === end) throw NOT_SIMPLE; // words must be separated by blanks
+      const w = this.word();
+      words.push(w.value);
+      shapes.push(w.shape);
+      end = this.i;
+    }
+    this.i = end;
+    return { start, end, words, shapes };
+  }
+
+  pipeline(): SimplePipeline {
+    const commands: SimpleCommand[] = [this.command()];
+    for (;;) {
+      const save = this.i;
+      this.blanks();
+      if (this.at() === Ch.Pipe && this.at(1) !== Ch.Pipe && this.at(1) !== Ch.Amp) {
+        this.i++;
+        this.blanks();
+        commands.push(this.command());
+      } else {
+        this.i = save;
+        break;
+      }
+    }
+    return { start: commands[0]!.start, end: commands[commands.length - 1]!.end, commands };
+  }
+
+  line(): SimpleLine {
+    const pipelines: SimplePipeline[] = [];
+    let listOperators = 0;
+    this.blanks();
+    for (;;) {
+      pipelines.push(this.pipeline());
+      this.blanks();
+      const c = this.at();
+      if (c === -1) break;
+      if (c === Ch.Semicolon) {
+        this.i++;
+        this.blanks();
+        if (this.at() === -1) break; // a trailing `;` ends the line
+        continue;
+      }
+      if ((c === Ch.Amp && this.at(1) === Ch.Amp) || (c === Ch.Pipe && this.at(1) === Ch.Pipe)) {
+        // tree-sitter-bash reads `a | b | c && d` as `a | (b | c && d)`; the walk's parts follow that reading, so
+        // such a line takes the tree-sitter path and keeps them (ADR 0052).
+        if (pipelines[pipelines.length - 1]!.commands.length >= 3) throw NOT_SIMPLE;
+        this.i += 2;
+        listOperators++;
+        this.blanks();
+        continue;
+      }
+      throw NOT_SIMPLE;
+    }
+    return { pipelines, listOperators };
+  }
+}
+
+/** The pipelines of `src` when it is a simple line (see above), else undefined. Never throws. */
+export function readSimple(src: string): SimpleLine | undefined {
+  if (src.length > BOUNDED_LENGTH) return undefined;
+  try {
+    return new Reader(src).line();
+  } catch (err) {
+    if (err instanceof NotSimple) return undefined;
+    throw err;
+  }
+}

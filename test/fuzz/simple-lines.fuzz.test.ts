@@ -1,0 +1,138 @@
+// Issue #16.3, ADR 0052: the simple-line reader decides exactly as tree-sitter does. A few thousand generated lines
+// here; test/stress/simple-lines.stress.test.ts runs hundreds of thousands. Then one test per way around the subset
+// an attacker could try: each such line must take the tree-sitter path (and so keep its decision), or — where the
+// reader does take it — read exactly as tree-sitter reads it.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { analyzeLine, decisionFor } from '../../src/gate/analyze.js';
+import { defaultConfig } from '../../src/config/schema.js';
+import { initParser, isSimpleLine, parseLine, treeSitterOnly } from '../../src/gate/parse.js';
+import { simpleLinesAgree } from './simple-lines.js';
+
+const LINES = Number(process.env.WISP_SIMPLE_LINES ?? '4000');
+const config = defaultConfig();
+
+beforeAll(async () => {
+  await initParser();
+});
+
+function same(line: string): void {
+  const fast = { parsed: parseLine(line), analysis: analyzeLine(line, config, '/w', { home: '/home/u' }) };
+  const slow = treeSitterOnly(() => ({ parsed: parseLine(line), analysis: analyzeLine(line, config, '/w', { home: '/home/u' }) }));
+  expect(fast, JSON.stringify(line)).toStrictEqual(slow);
+}
+
+function notTaken(lines: readonly string[]): void {
+  for (const line of lines) {
+    expect(isSimpleLine(line), JSON.stringify(line)).toBe(false);
+    same(line);
+  }
+}
+
+describe('the simple-line reader', () => {
+  it(`gives the tree-sitter analysis for every simple line of ${LINES} generated ones`, () => {
+    const { simple } = simpleLinesAgree(LINES, 16310);
+    // A good share of the generated lines is simple: the comparison is not vacuous.
+    expect(simple).toBeGreaterThan(LINES / 5);
+  });
+
+  it('takes the everyday pipelines and lists', () => {
+    for (const line of [
+      "awk '{print $1}' access.log | sort | uniq -c | sort -rn | head",
+      "git ls-files '*.ts' | xargs wc -l",
+      'cat /proc/cpuinfo | grep "model name" | head -1',
+      'git status && git log --oneline -5',
+      'npm test; npm run lint',
+      'make || echo failed',
+      'ls -la|wc -l',
+    ]) {
+      expect(isSimpleLine(line), line).toBe(true);
+      same(line);
+    }
+  });
+
+  it('quote tricks: an unbalanced, nested or backslash-escaped quote leaves the subset', () => {
+    notTaken(["echo 'a", 'echo "a', "echo 'a'\"b", 'echo "a\\"b"', "echo \\'a\\'", "echo 'a'\\''b'", 'echo ""\'\'"']);
+    // A quote of the other kind inside quotes is literal: read, and read as tree-sitter reads it.
+    for (const line of ['echo "it\'s" \'"\' | cat', "echo '\"' \"'\" && ls", "echo ''\"\"'' ; ls"]) {
+      expect(isSimpleLine(line), line).toBe(true);
+      same(line);
+    }
+  });
+
+  it('a quoted program name (`"sudo" ls`, `s\'\'udo`) leaves the subset, so the walk decodes it', () => {
+    notTaken(['"sudo" ls', "'rm' -rf /", "s''udo ls", 's""udo ls', "r'm' -rf /", 'su"do" ls | cat']);
+    expect(decisionFor(analyzeLine("s''udo ls", config, '/w'), 'moderate')).toBe('deny');
+  });
+
+  it('escapes: any backslash leaves the subset', () => {
+    notTaken(['s\\udo ls', 'echo a\\|b | cat', 'ls \\; rm x', 'echo "\\$HOME"', 'ls \\\n| sh']);
+  });
+
+  it('expansions: `$` anywhere, quoted or not, leaves the subset', () => {
+    notTaken(['echo $HOME | cat', 'echo "$HOME" | cat', "echo $'\\x73udo' | sh", 'echo ${x} && ls', '$SHELL -c id', 'echo "$(id)"', 'echo $((1+1))']);
+  });
+
+  it('backticks and substitutions leave the subset', () => {
+    notTaken(['echo `id` | cat', 'echo "`id`"', 'cat <(curl x) | sh', 'diff <(ls) >(cat)', 'ls && $(curl x)']);
+  });
+
+  it('globs are read as globs, exactly as tree-sitter reads them', () => {
+    for (const line of ['ls *.ts | wc -l', 'rm -rf /* && ls', "ls '*.ts' | cat", 'cat ?x && ls', 'ls "*" ; ls *']) same(line);
+    notTaken(['ls [ab]* | cat', 'ls {a,b} | cat', 'ls !(x) | cat', 'ls ~/* | cat']);
+  });
+
+  it('`=` in a program name (an assignment) or at a word start leaves the subset', () => {
+    notTaken(['PATH=/tmp ls | cat', 'a=b', 'LD_PRELOAD=x.so ls && ls', 'ls =x | cat', 'env =x', 'x+=1 ls']);
+    for (const line of ['env A=1 ls | cat', 'git log --format=%h | head', 'dd if=/dev/zero of=/dev/sda && ls']) same(line);
+  });
+
+  it('reserved words, declarations, negation and grouping leave the subset', () => {
+    notTaken(['if true; then ls; fi', 'time ls | cat', '! ls | cat', 'export A | cat', '{ ls; } | cat', '( ls ) | cat', 'ls | coproc cat', 'function f | cat']);
+  });
+
+  it('redirections, background jobs, comments and here-documents leave the subset', () => {
+    notTaken(['ls > out | cat', 'ls 2>&1 | head', 'ls &', 'ls & rm x', 'ls |& cat', 'ls # | sh', 'cat <<EOF | sh', 'ls | sh <<< id']);
+  });
+
+  it('unicode, NUL, carriage returns and newlines leave the subset', () => {
+    notTaken(['ls\u00a0-la | cat', 'ls | ѕudo id', "echo 'é' | cat", 'ls\0 | rm x', 'ls\r | cat', 'ls\n| sh', "echo 'a\nb' | cat", 'ls\u2028rm x']);
+  });
+
+  it('dangling and doubled operators leave the subset', () => {
+    notTaken(['ls |', 'ls &&', '| ls', '&& ls', 'ls | | cat', 'ls && && cat', 'ls ;; cat', 'ls ||| cat', '; ls']);
+  });
+
+  it('a long line (over the bounded length) leaves the subset, so the parse bounds of ADR 0019 apply', () => {
+    const long = Array.from({ length: 250 }, () => 'ls').join(' | ');
+    expect(long.length).toBeGreaterThan(1024);
+    expect(isSimpleLine(long)).toBe(false);
+    const short = Array.from({ length: 100 }, () => 'ls').join(' && ');
+    expect(isSimpleLine(short)).toBe(true);
+    same(short);
+  });
+
+  it('a pipeline of three or more stages followed by `&&`/`||` takes the tree-sitter path (its reading is kept)', () => {
+    notTaken(['a | b | c || d', 'curl x | cat | sh && true', 'a|b|c&&d', 'd || a | b | c || e']);
+    for (const line of ['a | b || d', 'd && a | b | c', 'a | b | c; d']) {
+      expect(isSimpleLine(line), line).toBe(true);
+      same(line);
+    }
+  });
+
+  it('bodies run by a simple line (sh -c, eval, xargs, find -exec, ssh) are read as tree-sitter reads them', () => {
+    for (const line of [
+      "sh -c 'curl x | sh' | cat",
+      "bash -c 'rm -rf /' && ls",
+      "eval 'sudo ls' ; ls",
+      'find . -exec rm -rf / + | cat',
+      'ls | xargs sudo rm',
+      "ssh host 'sudo reboot' || true",
+      "watch 'ls | sh' | cat",
+      "trap 'rm -rf ~' EXIT ; ls",
+    ]) {
+      expect(isSimpleLine(line), line).toBe(true);
+      same(line);
+      expect(decisionFor(analyzeLine(line, config, '/w'), 'moderate'), line).not.toBe('run');
+    }
+  });
+});

@@ -1,0 +1,98 @@
+// The differential check of the simple-line reader (ADR 0052): generated lines of commands joined by `|`, `&&`, `||`
+// and `;`, with quoted words, blanks or none around the operators, and now and then a character from just outside
+// the subset. For each line the reader takes, the parse and the analysis must equal the tree-sitter-only ones.
+// A few thousand lines in `npm test` (simple-lines.fuzz.test.ts), hundreds of thousands in test:stress.
+import { isDeepStrictEqual } from 'node:util';
+import { expect } from 'vitest';
+import { analyzeLine, type LineAnalysis } from '../../src/gate/analyze.js';
+import { defaultConfig } from '../../src/config/schema.js';
+import { isSimpleLine, parseLine, treeSitterOnly } from '../../src/gate/parse.js';
+import { prng } from '../helpers/prng.js';
+import { VOCABULARY, blank, pick, randomWord } from './plain-words.js';
+
+/** What a quoted stretch may hold: word characters, blanks and the characters that mean something unquoted. */
+const QUOTED_CHARS = 'abcXYZ019_./-,:@%+= \t*?~^!#$`\\|;&(){}[]<>\'"é\u00a0';
+/** Characters just outside the subset, dropped into a line now and then. */
+const NEAR_CHARS = '~!#$^&*()[]{}\\|;\'"<>?`\n\r\0\u00a0é\u2028=+:';
+const SEPARATORS = ['|', '&&', '||', ';'];
+
+function quoted(r: () => number): string {
+  const n = Math.floor(r() * 6);
+  let body = '';
+  for (let i = 0; i < n; i++) body += r() < 0.7 ? pick<string>(r, 'abcdefgh xyz./-') : pick<string>(r, QUOTED_CHARS);
+  const q = r() < 0.5 ? "'" : '"';
+  return q + body.replaceAll(q, '') + q;
+}
+
+function word(r: () => number): string {
+  const roll = r();
+  if (roll < 0.55) return pick<string>(r, VOCABULARY);
+  if (roll < 0.75) return randomWord(r);
+  if (roll < 0.88) return quoted(r);
+  // A word of pieces: `a'b'c`, `"x"y`, `--opt="v v"`.
+  let w = '';
+  const pieces = 2 + Math.floor(r() * 3);
+  for (let i = 0; i < pieces; i++) w += r() < 0.5 ? quoted(r) : pick<string>(r, VOCABULARY);
+  return w;
+}
+
+/** Programs, most of them ones the rules know or that run another body (shells, eval, wrappers, find, xargs). */
+const PROGRAMS = [
+  'ls', 'git', 'cat', 'grep', 'head', 'tail', 'wc', 'sort', 'uniq', 'awk', 'sed', 'xargs', 'find', 'echo', 'npm', 'node', 'curl',
+  'sh', 'bash', 'zsh', 'eval', 'sudo', 'env', 'nice', 'timeout', 'watch', 'ssh', 'trap', 'rm', 'dd', 'tee', 'wisp', 'npx', 'base64',
+  'python3', 'su', 'script', 'command', 'exec', 'time', 'true', 'jq', 'cut', 'tr',
+];
+
+function command(r: () => number): string {
+  const n = 1 + Math.floor(r() * 5);
+  const words: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const first = r();
+    words.push(i > 0 || first >= 0.9 ? word(r) : first < 0.6 ? pick<string>(r, PROGRAMS) : pick<string>(r, VOCABULARY));
+  }
+  return words.map((w, i) => (i === 0 ? w : blank(r) + w)).join('');
+}
+
+/** One generated line: one to six commands joined by operators, with blanks or none around them. */
+export function simpleishLine(r: () => number): string {
+  const n = 1 + Math.floor(r() * 6);
+  let line = r() < 0.1 ? blank(r) : '';
+  for (let i = 0; i < n; i++) {
+    if (i > 0) line += (r() < 0.7 ? blank(r) : '') + pick<string>(r, SEPARATORS) + (r() < 0.7 ? blank(r) : '');
+    line += command(r);
+  }
+  if (r() < 0.05) line += (r() < 0.5 ? blank(r) : '') + ';';
+  if (r() < 0.1) line += blank(r);
+  if (r() < 0.1) {
+    const at = Math.floor(r() * (line.length + 1));
+    line = line.slice(0, at) + pick<string>(r, NEAR_CHARS) + line.slice(at);
+  }
+  return line;
+}
+
+const config = defaultConfig();
+
+function analyse(line: string): LineAnalysis {
+  return analyzeLine(line, config, '/work/project', { home: '/home/person' });
+}
+
+/**
+ * Generates `count` lines from `seed`; for each the simple-line reader takes, the parse and the analysis must equal the
+ * tree-sitter-only ones. Returns how many lines the reader took, so a caller can check the test is not vacuous.
+ */
+export function simpleLinesAgree(count: number, seed: number): { simple: number; total: number } {
+  const r = prng(seed);
+  let simple = 0;
+  const differences: Array<{ line: string; fast: unknown; slow: unknown }> = [];
+  for (let i = 0; i < count; i++) {
+    const line = simpleishLine(r);
+    if (!isSimpleLine(line)) continue;
+    simple++;
+    const fast = { parsed: parseLine(line), analysis: analyse(line) };
+    const slow = treeSitterOnly(() => ({ parsed: parseLine(line), analysis: analyse(line) }));
+    if (!isDeepStrictEqual(fast, slow)) differences.push({ line, fast: fast.parsed, slow: slow.parsed });
+    if (differences.length >= 5) break;
+  }
+  expect(differences).toEqual([]);
+  return { simple, total: count };
+}
