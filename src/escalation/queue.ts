@@ -9,8 +9,8 @@
 //
 // Audit split: this channel records what only the queue can see — `escalation.pending` (filed),
 // `escalation.answered` (an answer was taken, with `via` and `answeredBy` verbatim), and `escalation.settled`
-// with outcome `refused` (an answer that did not fit) or `stale` (a swept request). The gate records
-// approval.requested/decided, inquiry.*, and escalation.settled answered|timed-out|abandoned.
+// with outcome `refused` (an answer that did not fit) or `stale` (a swept request). escalate() (escalate.ts)
+// records approval.requested/decided, inquiry.*, and escalation.settled answered|timed-out|abandoned|refused.
 import * as fs from 'node:fs';
 import type { AuditContext, AuditSink } from '../audit/kinds.js';
 import type { WispPaths } from '../paths.js';

@@ -32,13 +32,20 @@ export type Escalation =
   | { readonly verb: 'approval'; readonly request: ApprovalRequest }
   | { readonly verb: 'inquiry'; readonly request: InquiryRequest };
 
-export type EscalationOutcome =
+export type EscalationOutcome = (
   | { readonly kind: 'approved'; readonly scope: Scope }
   | { readonly kind: 'answered'; readonly text: string; readonly answeredBy?: 'human' | 'agent' }
   | { readonly kind: 'declined'; readonly reason: string }
   | { readonly kind: 'unanswered'; readonly waitedMs: number }
   /** Waits on beyond this call; `expiresAt` (ms) is when the channel stops holding it, as its own record says. */
-  | { readonly kind: 'pending'; readonly id: string; readonly expiresAt?: number };
+  | { readonly kind: 'pending'; readonly id: string; readonly expiresAt?: number }
+) & {
+  /**
+   * The channel that carried this outcome, when it is not the one the escalation was routed to: a race names its
+   * winning leg here. Audit events of the settlement name this channel.
+   */
+  readonly via?: ChannelName;
+};
 
 /** What a channel gets besides the escalation: who is asking, how long to wait, how to give up. */
 export interface RaiseContext {

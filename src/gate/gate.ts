@@ -3,10 +3,9 @@
 // Any doubt — an audit write that fails, a channel that throws — refuses: the gate fails closed.
 import type { AuditContext, AuditSink } from '../audit/kinds.js';
 import type { Config } from '../config/schema.js';
-import type { RaceContext } from '../escalation/race.js';
-import type { ChannelName, Escalation, EscalationChannel, EscalationOutcome, Scope } from '../escalation/types.js';
+import { escalate, type KeptApproval } from '../escalation/escalate.js';
+import type { ChannelName, EscalationChannel, Scope } from '../escalation/types.js';
 import { isAbsolute, relative, resolve } from 'node:path';
-import { shortId } from '../util/ids.js';
 import { analyzeLine, type LineAnalysis } from './analyze.js';
 import { modelAuditFields, type ModelClassifier } from './model-classifier.js';
 import type { ApprovalCache } from './session-approvals.js';
@@ -118,8 +117,6 @@ export function thresholdAsks(level: Level, threshold: Threshold): boolean {
   return levelRank(level) >= levelRank(threshold);
 }
 
-const ESCALATION_SOURCES = new Set<ChannelName>(['terminal', 'elicitation', 'queue', 'result', 'auto', 'deny']);
-
 export class Gate {
   constructor(private readonly deps: GateDeps) {}
 
@@ -230,7 +227,6 @@ export class Gate {
     const keyDir = project !== undefined ? resolve(project) : dir;
     const remembered = part.askEveryTime !== true && (project === undefined || isInside(resolve(dir), keyDir));
     const onceKey = `${req.line}\0${part.text}`;
-    const grant = { level: part.level, reasons: part.reasons };
 
     if (!thresholdAsks(part.level, config.approval.threshold)) {
       const note = part.knownSafe ? 'safe by rules' : `${part.level}, below the approval threshold`;
@@ -267,119 +263,36 @@ export class Gate {
       }
     }
 
-    // Nobody has answered for this part yet: ask — or go on with the escalation the channel already holds for it
-    // (a deferred approval asked again on its thread), under its id, so each id is requested and settled once.
-    const escalation: Escalation = {
-      verb: 'approval',
-      request: {
-        command: part.text,
-        line: req.line,
-        pattern: part.pattern,
-        directory: dir,
-        level: part.level,
-        reasons: part.reasons,
-        ...(req.ctx.thread !== undefined ? { thread: req.ctx.thread } : {}),
-        ...(part.ask ? { ask: part.ask } : {}),
-      },
-    };
-    const resumed = channel.resumes?.(escalation, req.ctx.thread);
-    const escalationId = resumed ?? shortId();
-    const route = channel.route?.(escalation) ?? channel.name;
-    if (resumed === undefined) {
-      audit.write(
-        'approval.requested',
-        {
+    // Nobody has answered for this part yet: ask (or go on with the escalation the channel already holds for it).
+    const { escalationId, outcome, via } = await escalate({
+      escalation: {
+        verb: 'approval',
+        request: {
           command: part.text,
-          pattern: part.pattern,
           line: req.line,
+          pattern: part.pattern,
           directory: dir,
           level: part.level,
           reasons: part.reasons,
-          channel: route,
-          escalationId,
+          ...(req.ctx.thread !== undefined ? { thread: req.ctx.thread } : {}),
           ...(part.ask ? { ask: part.ask } : {}),
         },
-        req.ctx,
-      );
-    }
-    let answeredBy: ChannelName = route;
-    const raiseCtx: RaceContext = {
-      session: req.ctx.session,
-      ...(req.ctx.thread !== undefined ? { thread: req.ctx.thread } : {}),
-      ...(req.client !== undefined ? { client: req.client } : {}),
+      },
+      channel,
+      audit,
+      ctx: req.ctx,
       timeoutMs: config.escalation.timeoutSeconds * 1000,
+      ...(req.client !== undefined ? { client: req.client } : {}),
       ...(req.signal ? { signal: req.signal } : {}),
       ...(req.onProgress ? { onProgress: req.onProgress } : {}),
-      escalationId,
-      onWinner: (leg) => {
-        if (ESCALATION_SOURCES.has(leg)) answeredBy = leg;
-      },
-    };
-    let outcome: EscalationOutcome;
-    try {
-      outcome = await channel.raise(escalation, raiseCtx);
-    } catch (err) {
-      outcome = { kind: 'declined', reason: `approval request failed: ${err instanceof Error ? err.message : String(err)}` };
-    }
-    const base = { command: part.text, pattern: part.pattern, channel: answeredBy, escalationId };
+      keep: (answered) => this.keep(answered, { part, remembered, dangerous, keyDir, onceKey, turnApprovals: req.turnApprovals }),
+    });
+    const record = { command: part.text, level: part.level, channel: via, escalationId };
 
     switch (outcome.kind) {
       case 'approved': {
-        let scope: Scope = outcome.scope;
-        let downgradedFrom: Scope | undefined;
-        if (!remembered && scope !== 'once') {
-          // Asked every time: the answer covers this request only.
-          downgradedFrom = scope;
-          scope = 'once';
-        } else if (dangerous && (scope === 'project' || scope === 'always')) {
-          downgradedFrom = scope;
-          scope = 'session';
-        }
-        let stored: { id: string; expiresAt: string } | undefined;
-        let persistError: string | undefined;
-        if (!remembered) {
-          // Nothing is kept.
-        } else if (scope === 'once') req.turnApprovals.add(keyDir, onceKey, grant);
-        else if (scope === 'session') sessionApprovals.add(keyDir, part.pattern, grant);
-        else {
-          // Remembered beyond this process; if the store cannot take it, this run is still approved for the session.
-          sessionApprovals.add(keyDir, part.pattern, grant);
-          try {
-            stored = store?.add({
-              pattern: part.pattern,
-              reasons: part.reasons,
-              ...(scope === 'project' ? { workingDirectory: keyDir } : {}),
-              scope,
-              level: part.level,
-              persistDays: config.approval.persistDays,
-              source: this.deps.source,
-            });
-          } catch (err) {
-            persistError = err instanceof Error ? err.message : String(err);
-          }
-        }
-        audit.write(
-          'approval.decided',
-          {
-            ...base,
-            decision: 'approved',
-            scope,
-            ...(downgradedFrom ? { downgradedFrom } : {}),
-            ...(stored ? { approvalID: stored.id, expiresAt: stored.expiresAt } : {}),
-            ...(persistError ? { persistError } : {}),
-          },
-          req.ctx,
-        );
-        audit.write('escalation.settled', { channel: answeredBy, escalationId, verb: 'approval', outcome: 'answered' }, req.ctx);
-        approvals.push({
-          command: part.text,
-          level: part.level,
-          decision: 'approved',
-          scope,
-          channel: answeredBy,
-          escalationId,
-          ...(downgradedFrom ? { downgradedFrom } : {}),
-        });
+        const { scope, downgradedFrom } = outcome;
+        approvals.push({ ...record, decision: 'approved', scope, ...(downgradedFrom ? { downgradedFrom } : {}) });
         const kept = !remembered
           ? `${scope}; this is asked every time`
           : downgradedFrom
@@ -388,39 +301,19 @@ export class Gate {
         return { allowed: true, note: `approved (${kept})`, unasked: false };
       }
       case 'declined': {
-        // A person (or --yes) saying no is an answer; no operator, a failed request or a cancelled call is not.
-        const settled = req.signal?.aborted === true
-          ? 'abandoned'
-          : answeredBy === 'deny' || outcome.reason.startsWith('approval request failed')
-            ? 'refused'
-            : 'answered';
-        audit.write('approval.decided', { ...base, decision: 'denied', reason: outcome.reason }, req.ctx);
-        audit.write(
-          'escalation.settled',
-          { channel: answeredBy, escalationId, verb: 'approval', outcome: settled, reason: outcome.reason },
-          req.ctx,
-        );
-        approvals.push({ command: part.text, level: part.level, decision: 'denied', channel: answeredBy, escalationId });
+        if (outcome.cause === 'timed-out') {
+          approvals.push({ ...record, decision: 'timed-out' });
+          return { allowed: false, note: 'no answer in time, refused', reason: outcome.reason, cause: 'timed-out', escalationId };
+        }
+        approvals.push({ ...record, decision: 'denied' });
         return { allowed: false, note: `denied: ${outcome.reason}`, reason: outcome.reason, cause: 'declined', escalationId };
       }
-      case 'unanswered': {
-        const seconds = Math.round(outcome.waitedMs / 1000);
-        const reason = `no answer within ${seconds}s; an unanswered approval counts as declined`;
-        audit.write('approval.decided', { ...base, decision: 'timed-out', reason, waitedMs: outcome.waitedMs }, req.ctx);
-        audit.write('escalation.settled', { channel: answeredBy, escalationId, verb: 'approval', outcome: 'timed-out' }, req.ctx);
-        approvals.push({ command: part.text, level: part.level, decision: 'timed-out', channel: answeredBy, escalationId });
-        return { allowed: false, note: 'no answer in time, refused', reason, cause: 'timed-out', escalationId };
-      }
       case 'pending': {
-        const reason =
-          `pending approval ${outcome.id}: a person must answer with \`wisp approvals approve ${outcome.id}\` ` +
-          `(or \`wisp approvals deny ${outcome.id}\`) in a terminal; then ask again on this thread`;
-        audit.write('approval.decided', { ...base, escalationId: outcome.id, decision: 'pending', reason }, req.ctx);
-        approvals.push({ command: part.text, level: part.level, decision: 'pending', channel: answeredBy, escalationId: outcome.id });
+        approvals.push({ ...record, decision: 'pending', escalationId: outcome.id });
         return {
           allowed: false,
           note: `pending approval ${outcome.id}`,
-          reason,
+          reason: outcome.reason,
           cause: 'pending',
           escalationId: outcome.id,
           pending: {
@@ -434,12 +327,51 @@ export class Gate {
           },
         };
       }
-      case 'answered': {
-        // An approval answered with text is a channel bug; refuse rather than guess.
-        const reason = 'the channel answered an approval with text; refused';
-        audit.write('approval.decided', { ...base, decision: 'denied', reason }, req.ctx);
-        return { allowed: false, note: 'refused', reason, cause: 'error', escalationId };
-      }
+      case 'answered': // escalate() settles text for an approval as a failed request; never reached
+        return { allowed: false, note: 'refused', reason: 'the channel answered an approval with text; refused', cause: 'error', escalationId };
+    }
+  }
+
+  /**
+   * What a yes is kept as: asked-every-time parts only for this request, a dangerous command for this session at
+   * most, `project`/`always` in the store (if the store cannot take it, this run is still approved for the session).
+   */
+  private keep(
+    answered: Scope,
+    k: { part: PartVerdict; remembered: boolean; dangerous: boolean; keyDir: string; onceKey: string; turnApprovals: ApprovalCache },
+  ): KeptApproval {
+    const { part, remembered, keyDir } = k;
+    const grant = { level: part.level, reasons: part.reasons };
+    let scope = answered;
+    let downgradedFrom: Scope | undefined;
+    if (!remembered && scope !== 'once') {
+      downgradedFrom = scope;
+      scope = 'once';
+    } else if (k.dangerous && (scope === 'project' || scope === 'always')) {
+      downgradedFrom = scope;
+      scope = 'session';
+    }
+    const kept = { scope, ...(downgradedFrom ? { downgradedFrom } : {}) };
+    if (!remembered) return kept; // nothing is kept
+    if (scope === 'once') {
+      k.turnApprovals.add(keyDir, k.onceKey, grant);
+      return kept;
+    }
+    this.deps.sessionApprovals.add(keyDir, part.pattern, grant);
+    if (scope === 'session') return kept;
+    try {
+      const stored = this.deps.store?.add({
+        pattern: part.pattern,
+        reasons: part.reasons,
+        ...(scope === 'project' ? { workingDirectory: keyDir } : {}),
+        scope,
+        level: part.level,
+        persistDays: this.deps.config.approval.persistDays,
+        source: this.deps.source,
+      });
+      return { ...kept, ...(stored ? { approvalID: stored.id, expiresAt: stored.expiresAt } : {}) };
+    } catch (err) {
+      return { ...kept, persistError: err instanceof Error ? err.message : String(err) };
     }
   }
 }

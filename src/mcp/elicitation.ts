@@ -13,7 +13,7 @@ import { ajvLinearRegExp } from '../util/linear-regex.js';
 import { ErrorCode, McpError, type ElicitRequestFormParams, type ElicitResult, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { AuditSink } from '../audit/kinds.js';
 import { hasHidden, visible } from '../display/visible.js';
-import { RaceChannel, type RaceContext } from '../escalation/race.js';
+import { RaceChannel } from '../escalation/race.js';
 import {
   INQUIRY_ANSWER_MAX_BYTES,
   SCOPES,
@@ -357,11 +357,11 @@ export class McpChannel implements EscalationChannel {
     return [...this.inFlight.values()];
   }
 
-  async raise(e: Escalation, ctx: RaceContext): Promise<EscalationOutcome> {
+  async raise(e: Escalation, ctx: RaiseContext): Promise<EscalationOutcome> {
     const dialog = this.dialog.available;
     const queue = this.opts.outOfBand ? this.queue : undefined;
     const client = this.opts.clientName?.() ?? ctx.client;
-    const legCtx: RaceContext & { queueId?: string } = {
+    const legCtx: RaiseContext & { queueId?: string } = {
       ...ctx,
       ...(client ? { client } : {}),
       ...(queue ? { queueId: ctx.escalationId } : {}),
@@ -369,10 +369,8 @@ export class McpChannel implements EscalationChannel {
     let channel: EscalationChannel;
     if (dialog && queue) channel = new RaceChannel('elicitation', [this.dialog, queue]);
     else if (dialog) channel = this.dialog;
-    else if (queue) {
-      channel = queue;
-      ctx.onWinner?.(queue.name);
-    } else {
+    else if (queue) channel = queue;
+    else {
       return { kind: 'declined', reason: noDialogReason(e) };
     }
 
@@ -405,7 +403,9 @@ export class McpChannel implements EscalationChannel {
       timer.unref?.();
     }
     try {
-      return await channel.raise(e, legCtx);
+      const outcome = await channel.raise(e, legCtx);
+      // The queue alone carried it (a client without a dialog): say so, as a race names its winning leg.
+      return channel === queue && outcome.via === undefined ? { ...outcome, via: queue.name } : outcome;
     } finally {
       if (timer) clearInterval(timer);
       this.inFlight.delete(ctx.escalationId);

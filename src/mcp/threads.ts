@@ -2,6 +2,8 @@
 // side by side. Beyond `mcp.maxThreads` the least recently used idle thread is dropped (`session.end` evicted).
 // Each thread is an audit session of its own whose `session.start` names the server's session as its parent.
 import type { AuditContext } from '../audit/kinds.js';
+import { settleAbandoned } from '../escalation/escalate.js';
+import type { ChannelName } from '../escalation/types.js';
 import type { Conversation } from '../session/conversation.js';
 import type { Session } from '../session/session.js';
 import type { WispTool } from '../tools/types.js';
@@ -122,13 +124,9 @@ export class ThreadManager {
     this.threads.delete(id);
     for (const c of thread.controllers) c.abort(new Error(`thread ${id} ${reason}`));
     const dropped: string[] = [];
-    const settle = (escalationId: string, verb: 'approval' | 'inquiry', channel: string) => {
+    const settle = (escalationId: string, verb: 'approval' | 'inquiry', channel: ChannelName) => {
       dropped.push(escalationId);
-      this.session.audit.write(
-        'escalation.settled',
-        { channel, escalationId, verb, outcome: 'abandoned', reason: `thread ${reason}` },
-        thread.ctx,
-      );
+      settleAbandoned(this.session.audit, thread.ctx, { escalationId, verb, channel }, `thread ${reason}`);
     };
     for (const p of this.session.pendingInquiries.dropThread(id)) settle(p.id, 'inquiry', 'result');
     for (const a of this.session.resultChannel?.dropThread(id) ?? []) settle(a, 'approval', 'queue');

@@ -4,6 +4,7 @@ import { auditFailure } from '../audit/failure.js';
 import type { AuditContext, AuditSink } from '../audit/kinds.js';
 import { outputFields } from '../audit/output.js';
 import type { Config } from '../config/schema.js';
+import { refuseAnswer, settleExpired, settleRedeemed } from '../escalation/escalate.js';
 import type { PendingEscalations } from '../escalation/pending.js';
 import type { EscalationChannel } from '../escalation/types.js';
 import type { Gate } from '../gate/gate.js';
@@ -231,9 +232,7 @@ export class Conversation {
     const pending = this.deps.pendingInquiries;
     if (!pending) return;
     for (const gone of pending.expire()) {
-      const details = { channel: 'result', escalationId: gone.id, thread: gone.thread };
-      this.deps.audit.write('inquiry.decided', { ...details, decision: 'timed-out' }, ctx);
-      this.deps.audit.write('escalation.settled', { ...details, verb: 'inquiry', outcome: 'timed-out' }, ctx);
+      settleExpired(this.deps.audit, ctx, { escalationId: gone.id, verb: 'inquiry', channel: 'result', thread: gone.thread });
     }
   }
 
@@ -251,34 +250,20 @@ export class Conversation {
       if (!result.ok) {
         // An approval id is the queue's approval: the answer is refused, and the approval stays open there.
         const approval = result.code === 'approval';
-        this.deps.audit.write(
-          'escalation.settled',
-          {
-            channel: approval ? 'queue' : 'result',
-            escalationId: answer.id,
-            verb: approval ? 'approval' : 'inquiry',
-            outcome: result.code === 'expired' ? 'timed-out' : 'refused',
-            reason: result.reason,
-            // An answer that did not fit; the escalation it names (if any) is settled by its own channel.
-            ...(result.code === 'expired' ? {} : { via: 'respond.answers' }),
-          },
+        refuseAnswer(
+          this.deps.audit,
           ctx,
+          { escalationId: answer.id, verb: approval ? 'approval' : 'inquiry', channel: approval ? 'queue' : 'result' },
+          { reason: result.reason, expired: result.code === 'expired', via: 'respond.answers' },
         );
         receipt.refusals.push({ command: `answers[${answer.id}]`, reason: result.reason, escalationId: answer.id });
         continue;
       }
-      const details = { channel: 'result', escalationId: answer.id };
-      this.deps.audit.write(
-        'escalation.answered',
-        { ...details, verb: 'inquiry', via: 'respond.answers', ...(answer.answeredBy ? { answeredBy: answer.answeredBy } : {}) },
-        ctx,
-      );
-      this.deps.audit.write(
-        'inquiry.decided',
-        { ...details, decision: 'answered', answer: answer.text, ...(answer.answeredBy ? { answeredBy: answer.answeredBy } : {}) },
-        ctx,
-      );
-      this.deps.audit.write('escalation.settled', { ...details, verb: 'inquiry', outcome: 'answered' }, ctx);
+      settleRedeemed(this.deps.audit, ctx, { escalationId: answer.id, verb: 'inquiry', channel: 'result' }, {
+        text: answer.text,
+        via: 'respond.answers',
+        ...(answer.answeredBy ? { answeredBy: answer.answeredBy } : {}),
+      });
       receipt.inquiries.push({
         question: result.entry.question,
         outcome: 'answered',

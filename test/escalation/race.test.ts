@@ -32,10 +32,9 @@ describe('RaceChannel', () => {
   it('takes the first leg to answer and withdraws the other (queue wins)', async () => {
     const dialog = new Leg('elicitation', 200, { kind: 'approved', scope: 'session' });
     const queue = new Leg('queue', 10, { kind: 'approved', scope: 'once' });
-    let winner: ChannelName | undefined;
-    const out = await new RaceChannel('elicitation', [dialog, queue]).raise(approval, { ...ctx(), onWinner: (w: ChannelName) => (winner = w) } as RaiseContext);
-    expect(out).toEqual({ kind: 'approved', scope: 'once' });
-    expect(winner).toBe('queue');
+    const out = await new RaceChannel('elicitation', [dialog, queue]).raise(approval, ctx());
+    // The outcome names the leg that answered: the audit records it as the channel of the settlement.
+    expect(out).toEqual({ kind: 'approved', scope: 'once', via: 'queue' });
     expect(dialog.withdrawn).toBe(true);
     expect(queue.withdrawn).toBe(false);
   });
@@ -44,7 +43,7 @@ describe('RaceChannel', () => {
     const dialog = new Leg('elicitation', 5, { kind: 'declined', reason: 'declined by the user' });
     const queue = new Leg('queue', 300, { kind: 'approved', scope: 'once' });
     const out = await new RaceChannel('elicitation', [dialog, queue]).raise(approval, ctx());
-    expect(out).toEqual({ kind: 'declined', reason: 'declined by the user' });
+    expect(out).toEqual({ kind: 'declined', reason: 'declined by the user', via: 'elicitation' });
     expect(queue.withdrawn).toBe(true);
   });
 
@@ -52,19 +51,18 @@ describe('RaceChannel', () => {
     const dialog = new Leg('elicitation', 1, new Error('client went away'));
     const queue = new Leg('queue', 30, { kind: 'approved', scope: 'once' });
     const out = await new RaceChannel('elicitation', [dialog, queue]).raise(approval, ctx());
-    expect(out).toEqual({ kind: 'approved', scope: 'once' });
+    expect(out).toEqual({ kind: 'approved', scope: 'once', via: 'queue' });
   });
 
-  it('refuses, naming each failure, when every leg fails', async () => {
-    const out = await new RaceChannel('elicitation', [
+  it('fails (rejects), naming each failure, when every leg fails: a failed request is nobody\'s no', async () => {
+    const raced = new RaceChannel('elicitation', [
       new Leg('elicitation', 1, new Error('no dialog')),
       new Leg('queue', 2, new Error('pending dir is 0755')),
     ]).raise(approval, ctx());
-    expect(out.kind).toBe('declined');
-    if (out.kind !== 'declined') throw new Error('unreachable');
-    expect(out.reason).toContain('approval request failed');
-    expect(out.reason).toContain('elicitation: no dialog');
-    expect(out.reason).toContain('queue: pending dir is 0755');
+    const err = await raced.then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect((err as Error).message).toContain('elicitation: no dialog');
+    expect((err as Error).message).toContain('queue: pending dir is 0755');
   });
 
   it('withdraws every leg when the caller gives up', async () => {
