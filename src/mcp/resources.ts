@@ -5,7 +5,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { detectSandbox } from '../gate/sandbox.js';
 import type { Session } from '../session/session.js';
 import { catalogue, catalogueMarkdown } from '../tools/registry.js';
-import type { McpChannel } from './elicitation.js';
+import type { McpChannel } from './mcp-channel.js';
 import type { ThreadManager } from './threads.js';
 
 export interface ResourceDeps {

@@ -1,7 +1,7 @@
 // A model's ask_operator schema cannot stall wisp (issue #12.4): `pattern` keywords run on the linear-time engine when
 // an answer is validated, and a pattern that engine cannot run is refused before anyone is asked.
 import { describe, expect, it } from 'vitest';
-import { inquiryForm } from '../../src/mcp/elicitation.js';
+import { inquiryForm } from '../../src/mcp/inquiry-form.js';
 import type { ChatMessage } from '../../src/model/types.js';
 import { schemaPatternProblem } from '../../src/util/linear-regex.js';
 import { CountingChannel } from '../helpers/counting-channel.js';
