@@ -5,7 +5,7 @@
 // to their basename and also read with expansions dropped (`sudo$IFS`) and braces expanded (`{sudo,}`), and paths are
 // normalised (`/tmp/..` is `/`). Over-reading only adds refusals, so every reading is generous (ADR 0018).
 import { posix } from 'node:path';
-import { canParse, parseLine, ParserNotReady } from './parse.js';
+import { canParse, parsedAsWritten, parseLine, ParserNotReady } from './parse.js';
 import type { Part } from './types.js';
 import { basename, dropExpansions, roughSegments, stripEnclosingQuotes, trimTrailingSlashes } from './words.js';
 import { MULTI_CALL, SHELLS as SHELL_PROGRAMS } from './shells.js';
@@ -145,8 +145,14 @@ function isOption(w: string): boolean {
   return w.startsWith('-') && w !== '-';
 }
 
+/** What one line's deny scan has spent, and the texts it has parsed (each once per line). */
+interface ScanBudget {
+  work: number;
+  readonly parsed: Map<string, readonly Part[]>;
+}
+
 /** All commands a part may run: each wrapper layer, then launchers' operands and their command strings, recursively. */
-function commandsOf(part: Part, budget: { work: number }): Cmd[] {
+function commandsOf(part: Part, budget: ScanBudget): Cmd[] {
   const lists = part.unparsed ? roughSegments(part.text) : [[...part.words]];
   const out: Cmd[] = [];
   const seen = new Set<string>();
@@ -208,7 +214,15 @@ function commandsOf(part: Part, budget: { work: number }): Cmd[] {
     const parse = canParse() && source.length <= 1024;
     charge(parse ? source.length : Math.ceil(source.length / 8)); // a parse costs about a word's scan per character
     if (parse) {
-      for (const p of parseLine(source).parts) {
+      // A text is parsed once per line however often the scan reaches it (the part's words, the rough line), and as
+      // written: such texts are often not shell at all (`node -e 'js'`), and tree-sitter's error recovery on them
+      // is the slow case (ADR 0052).
+      let parts = budget.parsed.get(source);
+      if (parts === undefined) {
+        parts = parsedAsWritten(() => parseLine(source).parts);
+        budget.parsed.set(source, parts);
+      }
+      for (const p of parts) {
         for (const list of p.unparsed ? roughSegments(p.text) : [[...p.words]]) visit(list, depth + 1);
       }
     } else {
@@ -522,7 +536,7 @@ export function builtinDeny(line: string, parts: readonly Part[]): DenyHit | und
       const text = line.replace(/["'`]/g, '');
       all.push({ text, words: [], redirects: [], origin: 'unparsed', unparsed: true });
     }
-    const budget = { work: 0 };
+    const budget: ScanBudget = { work: 0, parsed: new Map() };
     const cmds = all.flatMap((p) => commandsOf(p, budget));
     const view: LineView = { line, parts: all, cmds };
     for (const e of ENTRIES) {

@@ -26,7 +26,8 @@ function quoted(r: () => number): string {
 
 function word(r: () => number): string {
   const roll = r();
-  if (roll < 0.55) return pick<string>(r, VOCABULARY);
+  if (roll < 0.5) return pick<string>(r, VOCABULARY);
+  if (roll < 0.55) return pick<string>(r, ['~', '~/x', 'HEAD~1', 'a^b', '^x', '~root', 'x~', '*.ts', '?', 'a*b?']);
   if (roll < 0.75) return randomWord(r);
   if (roll < 0.88) return quoted(r);
   // A word of pieces: `a'b'c`, `"x"y`, `--opt="v v"`.

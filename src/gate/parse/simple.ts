@@ -49,10 +49,15 @@ const enum Ch {
   Question = 0x3f,
   At = 0x40,
   Underscore = 0x5f,
+  Caret = 0x5e,
   Pipe = 0x7c,
+  Tilde = 0x7e,
 }
 
-/** Unquoted characters a word may hold: letters, digits and `_./-,:@%+=` (as the plain-word path), and `*`, `?`. */
+/**
+ * Unquoted characters a word may hold: letters, digits and `_./-,:@%+=` (as the plain-word path), the globs `*` and
+ * `?`, and `~` (`HEAD~1`, `~/x`: the shapes say literal, as the walk's do) and `^`.
+ */
 function isWordChar(c: number): boolean {
   return (
     (c >= 0x61 && c <= 0x7a) || // a-z
@@ -69,7 +74,9 @@ function isWordChar(c: number): boolean {
     c === Ch.Plus ||
     c === Ch.Equals ||
     c === Ch.Star ||
-    c === Ch.Question
+    c === Ch.Question ||
+    c === Ch.Tilde ||
+    c === Ch.Caret
   );
 }
 
