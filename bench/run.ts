@@ -5,6 +5,7 @@
 import { arch, cpus, platform } from 'node:os';
 import { auditBench } from './audit.js';
 import { chatBench } from './chat.js';
+import { chatReadyBench } from './chat-ready.js';
 import { gateBench } from './gate.js';
 import { type Bench, type Row, renderTable, requireBuilt } from './lib.js';
 import { mcpBench } from './mcp.js';
@@ -14,7 +15,8 @@ import { startupBench } from './startup.js';
 
 const BENCHES: ReadonlyArray<readonly [string, Bench]> = [
   ['gate', gateBench],
-  ['startup', startupBench],
+  // The start-up of the chat (in a pseudo-terminal) is a start-up figure: `--only startup` runs it too.
+  ['startup', async (ctx) => [...(await startupBench(ctx)), ...(await chatReadyBench(ctx))]],
   ['queue', queueBench],
   ['mcp', mcpBench],
   ['audit', auditBench],
