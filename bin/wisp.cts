@@ -14,6 +14,12 @@ const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   process.stdout.write(VERSION + '\n');
 } else {
+  // The chat's keys: from now on the terminal hands them over as typed (raw), without echoing or line editing, so
+  // what is typed while wisp starts reaches the input line intact once it is drawn (ADR 0056). Node puts the
+  // terminal back as it was when the process exits, whatever the path.
+  if (argv[0] === 'chat' && process.stdin.isTTY) {
+    (require('./chat-keys.cjs') as typeof import('./chat-keys.cjs')).takeTerminal(process.stdin, process.stdout);
+  }
   const bundled = argv[0] === 'chat' || argv[0] === 'mcp' ? undefined : loadBundle(__filename);
   // A failure here is a crash with its stack and status 1, as an uncaught error in an ES-module entry was.
   void (async () => {

@@ -61,6 +61,27 @@ export function App({ engine, store, feed, bell, initial = [], quietMs = QUIET_M
   const [prompts] = useState(() => kept ?? PromptHistory.memory());
   const [history, setHistory] = useState<readonly string[]>(() => [...prompts.entries()]);
   const [info, setInfo] = useState(() => engine.info());
+  // An engine still starting behind the drawn input line (ui/deferred-engine.ts, ADR 0056): keys edit the line as
+  // ever, and Enter queues what was typed until the session is open.
+  const [starting, setStarting] = useState(() => engine.ready !== undefined);
+  const startingRef = useRef(starting);
+  useEffect(() => {
+    if (engine.ready === undefined) return;
+    let live = true;
+    engine.ready.then(
+      () => {
+        if (!live) return;
+        startingRef.current = false;
+        setStarting(false);
+        setInfo(engine.info());
+      },
+      // A start that failed ends the chat: whoever started it unmounts the App and reports why.
+      () => {},
+    );
+    return () => {
+      live = false;
+    };
+  }, [engine]);
   const [notice, setNotice] = useState<string | undefined>(undefined);
   const abortRef = useRef<AbortController | undefined>(undefined);
   const rhythm = useMemo(() => new KeyRhythm(quietMs), [quietMs]);
@@ -202,13 +223,13 @@ export function App({ engine, store, feed, bell, initial = [], quietMs = QUIET_M
     [append, engine, quit, runTurn, prompts, writeOut],
   );
 
-  // A queued message goes as soon as the turn before it has ended.
+  // A queued message goes as soon as the turn before it has ended (or the engine has started).
   useEffect(() => {
-    if (busy || queuedRef.current.length === 0) return;
+    if (busy || starting || queuedRef.current.length === 0) return;
     const [next, ...rest] = queuedRef.current;
     setQueued(rest);
     submit(next!);
-  }, [busy, submit, queued]);
+  }, [busy, starting, submit, queued]);
 
   /** A key for the input line (typed with no dialog open, or refused by a dialog as typing). */
   const editDraft = (input: string, key: Key, paste = false): void => {
@@ -223,7 +244,7 @@ export function App({ engine, store, feed, bell, initial = [], quietMs = QUIET_M
     if (result.kind === 'ignored') return;
     setDraft(result.state);
     if (result.kind !== 'submit') return;
-    if (abortRef.current || queuedRef.current.length > 0) setQueued([...queuedRef.current, result.text]);
+    if (abortRef.current || startingRef.current || queuedRef.current.length > 0) setQueued([...queuedRef.current, result.text]);
     else submit(result.text);
   };
 
@@ -299,7 +320,7 @@ export function App({ engine, store, feed, bell, initial = [], quietMs = QUIET_M
       ) : busy ? (
         <LiveActivity activity={activity} />
       ) : null}
-      <PromptInput state={draft} busy={busy} dialogOpen={active !== undefined} queued={queued} history={history} />
+      <PromptInput state={draft} busy={busy} starting={starting} dialogOpen={active !== undefined} queued={queued} history={history} />
       {notice ? <Text color="yellow">{notice}</Text> : null}
       <StatusLine info={info} dialogOpen={active !== undefined} waiting={dialogs.waiting} />
     </Box>

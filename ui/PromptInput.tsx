@@ -13,13 +13,15 @@ export interface PromptInputProps {
   readonly busy: boolean;
   /** A dialog has the keys: no cursor here. */
   readonly dialogOpen: boolean;
+  /** The session is still starting (ADR 0056): messages sent now wait for it. */
+  readonly starting?: boolean;
   /** Messages sent during the turn, waiting to go when it ends (oldest first). */
   readonly queued: readonly string[];
   /** Earlier prompts, for the line a history search (Ctrl+R) found. */
   readonly history?: readonly string[];
 }
 
-export function PromptInput({ state, busy, dialogOpen, queued, history = [] }: PromptInputProps): React.ReactElement {
+export function PromptInput({ state, busy, starting = false, dialogOpen, queued, history = [] }: PromptInputProps): React.ReactElement {
   const idle = !busy && !dialogOpen;
   const search = state.search;
   // While searching, the line shows what the search found (the draft comes back on Esc).
@@ -33,7 +35,7 @@ export function PromptInput({ state, busy, dialogOpen, queued, history = [] }: P
           {visible(text, { maxChars: 200 })}
         </Text>
       ))}
-      {queued.length > 0 ? <Text dimColor>sent when this turn ends · Esc clears the queue</Text> : null}
+      {queued.length > 0 ? <Text dimColor>{starting && !busy ? 'sent when wisp has started' : 'sent when this turn ends'} · Esc clears the queue</Text> : null}
       <Box>
         <Text color="cyan" bold>
           {'› '}

@@ -40,6 +40,8 @@ export interface ChatEngine {
   record?(entries: readonly unknown[]): string | undefined;
   /** approval.persistDays, for the dialog's hints. */
   readonly persistDays: number;
+  /** Present while the engine is still starting (ui/deferred-engine.ts): settles when it can take turns. */
+  readonly ready?: Promise<void>;
 }
 
 /** Where the conversation is saved (`$WISP_HOME/sessions/`), and the one it goes on from, if any. */
