@@ -62,7 +62,8 @@ describe('layout in a real terminal', () => {
       writeFileSync(long, JSON.stringify({ responses: [{ text: 'hi' }] }));
       const t = chat({ ...s, script: long }, { cols, rows: 30 });
       const screen = await t.waitFor(READY);
-      const rows = statusRows(await t.waitFor(/no requests pending|none pending/));
+      // The status line says `sandbox starting…` until the session is open behind the drawn input line (ADR 0056).
+      const rows = statusRows(await t.waitFor(/sandbox (?!starting)[\s\S]*(no requests pending|none pending)/));
       expect(rows.length).toBeGreaterThanOrEqual(1);
       expect(rows.length).toBeLessThanOrEqual(2);
       for (const r of rows) expect([...r].length).toBeLessThan(cols);
