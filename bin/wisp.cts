@@ -7,7 +7,7 @@
 // as does everything when the bundle is missing or older than this file (a `tsc`-only build).
 import { loadBundle } from './bundle-loader.cjs';
 
-/** The package's version; test/commands/package.test.ts keeps it equal to package.json's and src/version.ts's. */
+/** The package's version; test/commands/package.test.ts keeps it equal to package.json's and src/core/version.ts's. */
 const VERSION = '0.1.0';
 
 const argv = process.argv.slice(2);

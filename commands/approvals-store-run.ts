@@ -1,12 +1,12 @@
 // The bodies of `wisp approvals list|revoke|clear`.
-import { safeJson } from '../src/display/json.js';
+import { safeJson } from '../src/core/safe-json.js';
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
-import { visible } from '../src/display/visible.js';
+import { visible } from '../src/core/visible.js';
 import { ApprovalStore, CorruptApprovalsError, type StoredApproval } from '../src/gate/store.js';
-import { wispPaths } from '../src/paths.js';
+import { wispPaths } from '../src/core/paths.js';
 import { recordOperatorEvent } from '../src/audit/operator.js';
-import { UsageError, WispError } from '../src/util/errors.js';
+import { UsageError, WispError } from '../src/core/errors.js';
 import { quietOnClosedPipe, renderTable } from './output.js';
 
 function store(): ApprovalStore {

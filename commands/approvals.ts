@@ -1,12 +1,12 @@
 // `wisp approvals …` (design.md §5). The queue's answering commands live here — `pending [--json]`,
 // `approve ID [--scope S]`, `deny ID` — and the stored-approval ones (`list`, `revoke ID`, `clear`) are added to
 // the same group from commands/approvals-store.ts. Bodies load lazily, when a subcommand runs.
-import { safeJson } from '../src/display/json.js';
+import { safeJson } from '../src/core/safe-json.js';
 import { Option, type Command } from 'commander';
 import type { AuditContext, AuditSink } from '../src/audit/kinds.js';
-import type { WispPaths } from '../src/paths.js';
+import type { WispPaths } from '../src/core/paths.js';
 import type { AnswerBody } from '../src/escalation/queue.js';
-import { SCOPES, type Scope } from '../src/escalation/types.js';
+import { SCOPES, type Scope } from '../src/core/scopes.js';
 import { registerStoreSubcommands } from './approvals-store.js';
 
 type Verb = 'approval' | 'inquiry';
@@ -53,9 +53,9 @@ export function registerPending(group: Command, verb: Verb): void {
 async function listPending(verb: Verb, json: boolean): Promise<void> {
   const [{ wispPaths }, { scanPending, sweepStale }, { visible }, { formatDuration }, { renderTable, out, quietOnClosedPipe }] =
     await Promise.all([
-      import('../src/paths.js'),
+      import('../src/core/paths.js'),
       import('../src/escalation/queue.js'),
-      import('../src/display/visible.js'),
+      import('../src/core/visible.js'),
       import('../src/escalation/queue-display.js'),
       import('./output.js'),
     ]);
@@ -128,7 +128,7 @@ export function wrapLastColumn(headers: readonly string[], rows: ReadonlyArray<r
 /** approve/deny here, answer/decline in `wisp inquiries`. A refusal throws a WispError carrying its exit code. */
 export async function answer(verb: Verb, id: string, body: AnswerBody, yes = false): Promise<void> {
   const [{ wispPaths }, { answerFromTerminal }] = await Promise.all([
-    import('../src/paths.js'),
+    import('../src/core/paths.js'),
     import('../src/escalation/queue-answer.js'),
   ]);
   const paths = wispPaths();
@@ -182,7 +182,7 @@ async function openAuditFor(paths: WispPaths): Promise<AuditSink> {
   const [{ loadConfig }, { openAudit }, { VERSION }] = await Promise.all([
     import('../src/config/load.js'),
     import('../src/audit/writer.js'),
-    import('../src/version.js'),
+    import('../src/core/version.js'),
   ]);
   const { config } = loadConfig({ home: paths.home, cwd: process.cwd() });
   return openAudit({ file: paths.audit, maxFileBytes: config.audit.maxFileBytes, keepFiles: config.audit.keepFiles, version: VERSION });

@@ -4,10 +4,10 @@
 import { render } from 'ink';
 import React from 'react';
 import { listSaved, loadSaved, savedFile, SavedChatError, sessionsDir, type LoadedChat, type SavedSummary } from '../src/session/saved-chat.js';
-import { UsageError } from '../src/util/errors.js';
+import { UsageError } from '../src/core/errors.js';
 import { SessionPicker } from '../ui/SessionPicker.js';
 import type { EntryBody } from '../ui/transcript-entries.js';
-import type { ChatFlags } from './chat.js';
+import type { ChatFlags } from './chat-flags.js';
 
 export interface Resumed {
   readonly chat: LoadedChat;

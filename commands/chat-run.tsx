@@ -4,7 +4,7 @@
 import { render } from 'ink';
 import React from 'react';
 import { loadConfig, type LoadedConfig } from '../src/config/load.js';
-import { wispHome } from '../src/paths.js';
+import { wispHome } from '../src/core/paths.js';
 import { historyFile, PromptHistory } from '../src/session/prompt-history.js';
 import { chooseModel, modelConfigured } from '../src/model/default-order.js';
 import type { Session } from '../src/session/session.js';
@@ -19,10 +19,10 @@ import type { QueueWatch } from '../ui/queue-watch.js';
 import { ReflowSafeStdout } from '../ui/reflow.js';
 import type { RevocationWatch } from '../ui/revocation-watch.js';
 import type { EntryBody } from '../ui/transcript-entries.js';
-import type { ChatFlags } from './chat.js';
+import type { ChatFlags } from './chat-flags.js';
 import { offerDefaultModel } from './models-offer.js';
 import { resolveChannel } from './options.js';
-import type { ChannelName } from '../src/escalation/types.js';
+import type { ChannelName } from '../src/core/channels.js';
 
 export async function runChat(flags: ChatFlags): Promise<number> {
   const cwd = process.cwd();

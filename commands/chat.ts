@@ -1,18 +1,9 @@
 // `wisp chat`: the terminal face a person lives in — a transcript, an input line, and dialogs when the gate or the
 // model needs them (design.md §2 `terminal`, §5). Ink and React load only when the command runs.
 import type { Command } from 'commander';
-import { UsageError } from '../src/util/errors.js';
+import { UsageError } from '../src/core/errors.js';
 import { collect } from './options.js';
-
-interface ChatFlags {
-  model?: string;
-  yes?: boolean;
-  escalation?: string;
-  tool?: string[];
-  tools?: boolean;
-  resume?: string | boolean;
-  continue?: boolean;
-}
+import type { ChatFlags } from './chat-flags.js';
 
 export function register(program: Command): void {
   program
@@ -49,4 +40,3 @@ export function register(program: Command): void {
     });
 }
 
-export type { ChatFlags };

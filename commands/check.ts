@@ -2,13 +2,13 @@
 // policy, then each part's level, reasons and pattern, then run/ask/deny at the configured threshold.
 // Stored approvals are consulted only with --with-store (session answers live in a running process, never here).
 // The parser and config loader load inside the action.
-import { safeJson } from '../src/display/json.js';
+import { safeJson } from '../src/core/safe-json.js';
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { LineAnalysis } from '../src/gate/analyze.js';
-import type { Level, Threshold } from '../src/gate/types.js';
-import { UsageError } from '../src/util/errors.js';
+import type { Level, Threshold } from '../src/core/levels.js';
+import { UsageError } from '../src/core/errors.js';
 
 export interface CheckFlags {
   json?: boolean;
@@ -81,7 +81,7 @@ export async function runCheck(line: string, flags: CheckFlags): Promise<void> {
   const [{ initParser, isPlainLine, parserReady: parserLoaded, withoutParser }, { loadConfigQuick }, { wispHome }, { analyzeLine, decisionFor }] = await Promise.all([
     import('../src/gate/parse.js'),
     import('../src/config/quick.js'),
-    import('../src/paths.js'),
+    import('../src/core/paths.js'),
     import('../src/gate/analyze.js'),
   ]);
   const loadParser = (): Promise<void> => {
@@ -101,7 +101,7 @@ export async function runCheck(line: string, flags: CheckFlags): Promise<void> {
     process.stdout.write(safeJson(result) + '\n');
     return;
   }
-  const { visible } = await import('../src/display/visible.js');
+  const { visible } = await import('../src/core/visible.js');
   process.stdout.write(renderHuman(result, threshold, visible));
 }
 
@@ -135,8 +135,8 @@ export function renderHuman(r: CheckResult, threshold: Threshold, show: (s: stri
 async function withStoredApprovals(r: CheckResult, cwd: string, threshold: Threshold): Promise<CheckResult> {
   const [{ ApprovalStore }, { wispPaths, wispHome }, { thresholdAsks }] = await Promise.all([
     import('../src/gate/store.js'),
-    import('../src/paths.js'),
-    import('../src/gate/gate.js'),
+    import('../src/core/paths.js'),
+    import('../src/core/levels.js'),
   ]);
   const store = new ApprovalStore(wispPaths(wispHome()).approvals);
   const stored: Array<{ part: string; id: string; scope: string; expiresAt: string }> = [];

@@ -3,8 +3,11 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { recordOperatorEvent } from '../src/audit/operator.js';
 import { configJsonSchema, editConfig, getPath, requireKey, type ConfigChange } from '../src/config/edit.js';
 import { loadConfig, loadUserConfigRaw } from '../src/config/load.js';
-import { wispPaths } from '../src/paths.js';
-import type { ConfigShowFlags } from './config.js';
+import { wispPaths } from '../src/core/paths.js';
+
+export interface ConfigShowFlags {
+  user?: boolean;
+}
 
 function load() {
   const paths = wispPaths();

@@ -2,10 +2,7 @@
 // ($WISP_HOME/config.json). Edits are validated against the schema before anything is written, land atomically,
 // are audited (`config.change`) and say what they weaken. The body loads lazily.
 import type { Command } from 'commander';
-
-export interface ConfigShowFlags {
-  user?: boolean;
-}
+import type { ConfigShowFlags } from './config-run.js';
 
 export function register(program: Command): void {
   const config = program

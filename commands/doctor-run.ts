@@ -6,12 +6,16 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { loadConfig, type LoadedConfig } from '../src/config/load.js';
 import { ConfigSchema, type Config } from '../src/config/schema.js';
-import { visible } from '../src/display/visible.js';
-import { wispHome, wispPaths, type WispPaths } from '../src/paths.js';
+import { visible } from '../src/core/visible.js';
+import { wispHome, wispPaths, type WispPaths } from '../src/core/paths.js';
 import { errnoCode } from '../src/util/atomic.js';
 import { shellQuote } from '../src/util/shell-quote.js';
-import type { DoctorFlags } from './doctor.js';
 import { shellWord } from './usage.js';
+
+export interface DoctorFlags {
+  model?: string;
+  json?: boolean;
+}
 
 export type CheckStatus = 'ok' | 'warn' | 'FAIL';
 

@@ -1,11 +1,7 @@
 // `wisp doctor`: checks that wisp can work here — config, model, sandbox, $WISP_HOME and pending/ permissions, the
 // approvals store, the audit log — one line each, with what to do about a failure. Exit 1 if any check fails.
 import type { Command } from 'commander';
-
-export interface DoctorFlags {
-  model?: string;
-  json?: boolean;
-}
+import type { DoctorFlags } from './doctor-run.js';
 
 export function register(program: Command): void {
   program

@@ -4,9 +4,12 @@ import { join } from 'node:path';
 import { configJsonSchema } from '../src/config/edit.js';
 import { loadConfig } from '../src/config/load.js';
 import { ConfigSchema } from '../src/config/schema.js';
-import { wispPaths } from '../src/paths.js';
-import { WispError } from '../src/util/errors.js';
-import type { InitFlags } from './init.js';
+import { wispPaths } from '../src/core/paths.js';
+import { WispError } from '../src/core/errors.js';
+
+export interface InitFlags {
+  project?: boolean;
+}
 
 export function runInit(flags: InitFlags): void {
   if (flags.project) initProject(process.cwd());

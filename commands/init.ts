@@ -1,10 +1,7 @@
 // `wisp init [--project]`: a starter config to edit. The user config ($WISP_HOME/config.json) is JSON, which has no
 // comments, so it points an editor at the schema written next to it; the project config is a commented `.wisprc`.
 import type { Command } from 'commander';
-
-export interface InitFlags {
-  project?: boolean;
-}
+import type { InitFlags } from './init-run.js';
 
 export function register(program: Command): void {
   program

@@ -1,13 +1,21 @@
 // The body of `wisp logs`.
 import { statSync } from 'node:fs';
-import { safeJson } from '../src/display/json.js';
+import { safeJson } from '../src/core/safe-json.js';
 import { formatEntry } from '../src/audit/format.js';
 import { AUDIT_KINDS } from '../src/audit/kinds.js';
 import { followEvents, isTorn, readEvents, type AuditEntry } from '../src/audit/reader.js';
-import { visible } from '../src/display/visible.js';
-import { wispPaths } from '../src/paths.js';
-import type { LogsFlags } from './logs.js';
+import { visible } from '../src/core/visible.js';
+import { wispPaths } from '../src/core/paths.js';
 import { quietOnClosedPipe } from './output.js';
+
+export interface LogsFlags {
+  session?: string;
+  thread?: string;
+  kind: string[];
+  last?: number;
+  json?: boolean;
+  follow?: boolean;
+}
 
 /** With -f and no --last, the lines shown before following (as `tail -f`). */
 const FOLLOW_BACKLOG = 10;

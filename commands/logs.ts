@@ -2,15 +2,7 @@
 // per event, across rotated files oldest first. The body loads lazily.
 import { InvalidArgumentError, type Command } from 'commander';
 import { collect } from './options.js';
-
-export interface LogsFlags {
-  session?: string;
-  thread?: string;
-  kind: string[];
-  last?: number;
-  json?: boolean;
-  follow?: boolean;
-}
+import type { LogsFlags } from './logs-run.js';
 
 function positiveInt(value: string): number {
   const n = Number(value);

@@ -1,8 +1,8 @@
 // Builds the commander program from the subcommand modules and runs it; maps errors to design.md §5 exit codes.
 import { Command, CommanderError } from 'commander';
-import { VERSION } from '../src/version.js';
-import { WispError } from '../src/util/errors.js';
-import { visible } from '../src/display/visible.js';
+import { VERSION } from '../src/core/version.js';
+import { WispError } from '../src/core/errors.js';
+import { visible } from '../src/core/visible.js';
 import { SUBCOMMANDS, registerAll } from './index.js';
 import { nearestCommand, typoMessage, usageLine } from './usage.js';
 

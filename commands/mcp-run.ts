@@ -3,10 +3,17 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { loadConfig } from '../src/config/load.js';
 import { createWispMcp } from '../src/mcp/server.js';
-import { wispHome } from '../src/paths.js';
+import { wispHome } from '../src/core/paths.js';
 import { openSession } from '../src/session/session.js';
 import { resolveChannel } from './options.js';
-import type { McpFlags } from './mcp.js';
+
+export interface McpFlags {
+  model?: string;
+  yes?: boolean;
+  escalation?: string;
+  tool?: string[];
+  tools?: boolean;
+}
 
 export async function runMcp(flags: McpFlags): Promise<number> {
   const cwd = process.cwd();

@@ -3,14 +3,7 @@
 // channel the operator picks with --escalation. The SDK is loaded only when this command runs.
 import type { Command } from 'commander';
 import { collect } from './options.js';
-
-export interface McpFlags {
-  model?: string;
-  yes?: boolean;
-  escalation?: string;
-  tool?: string[];
-  tools?: boolean;
-}
+import type { McpFlags } from './mcp-run.js';
 
 export function register(program: Command): void {
   program

@@ -3,11 +3,16 @@ import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { loadConfig } from '../src/config/load.js';
-import { visible } from '../src/display/visible.js';
+import { visible } from '../src/core/visible.js';
 import { DownloadError, download, formatBytes } from '../src/model/download.js';
 import { modelsDir } from '../src/model/gguf-file.js';
-import { wispHome } from '../src/paths.js';
-import type { ModelsPullFlags } from './models.js';
+import { wispHome } from '../src/core/paths.js';
+
+export interface ModelsPullFlags {
+  url?: string;
+  sha256?: string;
+  name?: string;
+}
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 

@@ -1,12 +1,7 @@
 // `wisp models list | pull | rm`: the GGUF files in $WISP_HOME/models that `-m llama:NAME` runs in-process.
 // The body loads lazily.
 import type { Command } from 'commander';
-
-export interface ModelsPullFlags {
-  url?: string;
-  sha256?: string;
-  name?: string;
-}
+import type { ModelsPullFlags } from './models-run.js';
 
 export function register(program: Command): void {
   const models = program

@@ -1,6 +1,6 @@
 // Flag helpers shared by the faces: repeatable --tool, and resolving the escalation channel.
-import type { ChannelName } from '../src/escalation/types.js';
-import { UsageError } from '../src/util/errors.js';
+import type { ChannelName } from '../src/core/channels.js';
+import { UsageError } from '../src/core/errors.js';
 
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];

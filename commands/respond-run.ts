@@ -1,15 +1,24 @@
 // The body of `wisp respond`, loaded only when the command runs.
 import { setFlagsFromString } from 'node:v8';
-import { safeJson } from '../src/display/json.js';
+import { safeJson } from '../src/core/safe-json.js';
 import { parserReady } from '../src/gate/parse.js';
 import { loadConfig } from '../src/config/load.js';
 import { openSession } from '../src/session/session.js';
-import { wispHome } from '../src/paths.js';
-import { UsageError } from '../src/util/errors.js';
-import { visible } from '../src/display/visible.js';
+import { wispHome } from '../src/core/paths.js';
+import { UsageError } from '../src/core/errors.js';
+import { visible } from '../src/core/visible.js';
 import type { ToolEvent } from '../src/tools/types.js';
 import { resolveChannel } from './options.js';
-import type { RespondFlags } from './respond.js';
+
+export interface RespondFlags {
+  model?: string;
+  yes?: boolean;
+  escalation?: string;
+  tool?: string[];
+  tools?: boolean;
+  json?: boolean;
+  instructions?: string;
+}
 
 export async function runRespond(words: string[], flags: RespondFlags): Promise<number> {
   let prompt = words.join(' ').trim();

@@ -2,16 +2,7 @@
 // gate lines and progress on stderr, `--json` for scripts. A refused command is not a failure: exit 0.
 import type { Command } from 'commander';
 import { collect } from './options.js';
-
-interface RespondFlags {
-  model?: string;
-  yes?: boolean;
-  escalation?: string;
-  tool?: string[];
-  tools?: boolean;
-  json?: boolean;
-  instructions?: string;
-}
+import type { RespondFlags } from './respond-run.js';
 
 export function register(program: Command): void {
   program
@@ -35,4 +26,3 @@ export function register(program: Command): void {
     });
 }
 
-export type { RespondFlags };

@@ -1,7 +1,7 @@
 // `wisp tools [--json|--markdown]`: the tools a model gets inside wisp, with their argument schemas and limits —
 // the same catalogue as the MCP resources wisp://tools and wisp://tools.md. The body loads lazily.
 import type { Command } from 'commander';
-import { UsageError } from '../src/util/errors.js';
+import { UsageError } from '../src/core/errors.js';
 
 export function register(program: Command): void {
   program

@@ -5,8 +5,9 @@
 import { Box, Text, useStdout, type Key } from 'ink';
 import { useKeys } from './use-keys.js';
 import React, { useMemo, useRef, useState } from 'react';
-import { hasHidden, hasLongRun, visible } from '../src/display/visible.js';
-import type { ApprovalRequest, Scope } from '../src/escalation/types.js';
+import { hasHidden, hasLongRun, visible } from '../src/core/visible.js';
+import type { ApprovalRequest } from '../src/escalation/types.js';
+import type { Scope } from '../src/core/scopes.js';
 import { DECLINED_IN_CHAT } from './terminal-channel.js';
 import type { DialogRequest, DialogResult } from './dialog-store.js';
 import { DialogFrame } from './DialogFrame.js';

@@ -2,7 +2,7 @@
 // the key hints and the timeout bar. Every string from outside wisp passes through visible() before it is drawn.
 import { Box, Text } from 'ink';
 import React from 'react';
-import { visible } from '../src/display/visible.js';
+import { visible } from '../src/core/visible.js';
 import type { DialogRequest } from './dialog-store.js';
 import { TimeoutBar } from './TimeoutBar.js';
 

@@ -2,7 +2,7 @@
 // typed so far, and what is wrong with it.
 import { Box, Text } from 'ink';
 import React from 'react';
-import { visible } from '../src/display/visible.js';
+import { visible } from '../src/core/visible.js';
 import type { FormField } from './inquiry-form.js';
 import type { EditState } from './text-edit.js';
 import { TextField } from './TextField.js';

@@ -9,7 +9,7 @@ import { DialogFrame } from './DialogFrame.js';
 import { FormFieldRow } from './FormFieldRow.js';
 import { checkField, fieldChoices, formFields, stepChoice, submitForm } from './inquiry-form.js';
 import { KeyRhythm } from './key-rhythm.js';
-import { visible } from '../src/display/visible.js';
+import { visible } from '../src/core/visible.js';
 import { blockRows, ScrollBlock } from './ScrollBlock.js';
 import { useKeyGuard } from './use-key-guard.js';
 import { DECLINED_IN_CHAT } from './terminal-channel.js';

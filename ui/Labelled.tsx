@@ -2,7 +2,7 @@
 // apart, so nothing a model wrote can pass for part of the dialog around it.
 import { Box, Text } from 'ink';
 import React from 'react';
-import { visible } from '../src/display/visible.js';
+import { visible } from '../src/core/visible.js';
 
 export function Labelled({
   label,

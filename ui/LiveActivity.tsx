@@ -3,7 +3,7 @@
 // taken. It redraws on its own tick from TurnActivity, never once per chunk of output.
 import { Box, Text } from 'ink';
 import React, { useEffect, useState } from 'react';
-import { visible } from '../src/display/visible.js';
+import { visible } from '../src/core/visible.js';
 import type { TurnActivity } from './activity.js';
 import { columns as width, shortenMiddle } from './fit.js';
 import { shownLine } from './Transcript.js';

@@ -3,7 +3,7 @@
 // dialog. The App owns the state (ui/draft.ts) and routes the keys.
 import { Box, Text } from 'ink';
 import React from 'react';
-import { visible } from '../src/display/visible.js';
+import { visible } from '../src/core/visible.js';
 import type { DraftState } from './draft.js';
 import { TextField } from './TextField.js';
 

@@ -2,7 +2,7 @@
 // row: when it was last written, its directory, how many prompts, and its first prompt (made visible, cut).
 import { Box, Text } from 'ink';
 import React, { useRef, useState } from 'react';
-import { visible } from '../src/display/visible.js';
+import { visible } from '../src/core/visible.js';
 import type { SavedSummary } from '../src/session/saved-chat.js';
 import { useKeys } from './use-keys.js';
 

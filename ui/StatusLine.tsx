@@ -3,7 +3,7 @@
 // broken into rows between parts — never cut mid-word by the terminal.
 import { Box, Text } from 'ink';
 import React from 'react';
-import { visible } from '../src/display/visible.js';
+import { visible } from '../src/core/visible.js';
 import type { StatusInfo } from './engine.js';
 import { layoutParts, SEPARATOR, type Part } from './fit.js';
 import { useColumns } from './use-columns.js';

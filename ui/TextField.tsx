@@ -4,7 +4,7 @@
 // itself is in text-edit.ts and draft.ts.
 import { Box, Text } from 'ink';
 import React from 'react';
-import { visible } from '../src/display/visible.js';
+import { visible } from '../src/core/visible.js';
 import type { EditState } from './text-edit.js';
 
 export interface TextFieldProps {

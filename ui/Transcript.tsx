@@ -2,7 +2,7 @@
 // is the terminal's own. All text from outside wisp — prompts, replies, commands, output — passes visible().
 import { Box, Static, Text } from 'ink';
 import React from 'react';
-import { visible } from '../src/display/visible.js';
+import { visible } from '../src/core/visible.js';
 import type { Entry } from './transcript-entries.js';
 
 export interface TranscriptProps {

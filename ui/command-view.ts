@@ -1,7 +1,7 @@
 // How an approval dialog shows a command and the line it belongs to (issue 14 point 5): which part of how many it
 // is, where it sits in the line, whitespace runs collapsed and flagged (`⟨990 spaces⟩`), and whether anything had to
 // be cut — a cut command cannot be approved until it has been seen whole. Pure; ApprovalDialog draws it.
-import { visible } from '../src/display/visible.js';
+import { visible } from '../src/core/visible.js';
 import { parseLine, parserReady } from '../src/gate/parse.js';
 
 /** The most characters of a command or line drawn in the dialog itself; more is cut, and `v` shows it whole. */

@@ -2,7 +2,8 @@
 // Plain data and timers, no React: the terminal channel and the queue watcher put requests in; the App subscribes
 // and answers by id. The store owns each request's deadline, so a dialog ends within its bound even if nothing is
 // drawn — the bar on screen only shows the time the store is already counting.
-import type { ApprovalRequest, InquiryRequest, Scope } from '../src/escalation/types.js';
+import type { ApprovalRequest, InquiryRequest } from '../src/escalation/types.js';
+import type { Scope } from '../src/core/scopes.js';
 
 /** Where a request came from: this chat's own turn, or another wisp process through `$WISP_HOME/pending/`. */
 export type DialogSource =

@@ -6,7 +6,7 @@ import type { AuditSink } from '../src/audit/kinds.js';
 import { answerAndFollow, scanPending, type AnswerBody } from '../src/escalation/queue.js';
 import type { Fate } from '../src/escalation/queue-protocol.js';
 import { processAlive, type QueueRequest } from '../src/escalation/queue-files.js';
-import type { WispPaths } from '../src/paths.js';
+import type { WispPaths } from '../src/core/paths.js';
 import type { DialogBody, DialogResult, DialogStore } from './dialog-store.js';
 import { remoteEntry, remoteOutcome, type EntryBody } from './transcript-entries.js';
 

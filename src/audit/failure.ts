@@ -1,6 +1,6 @@
 // One `error` event per failure: a model that cannot answer, a tool that throws, a face that breaks. The first
 // place that sees a failure records it; the places it passes through on its way out see it was recorded.
-import { visible } from '../display/visible.js';
+import { visible } from '../core/visible.js';
 import type { AuditContext, AuditSink } from './kinds.js';
 
 const recorded = new WeakSet<object>();

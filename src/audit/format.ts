@@ -2,7 +2,7 @@
 // that matter for that kind. Everything taken from the log goes through visible() — commands, questions, replies
 // and paths were written by a model or a repository, and the log file itself may have been edited — so no control
 // or bidi character ever reaches the terminal. Unknown kinds and torn lines are shown, never skipped.
-import { visible } from '../display/visible.js';
+import { visible } from '../core/visible.js';
 import type { AuditEntry, TornLine } from './reader.js';
 
 export interface FormatOptions {

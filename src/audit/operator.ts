@@ -3,9 +3,9 @@
 // repaired by this very command) means the defaults. A failed write throws, as every audit write does.
 import { loadConfig } from '../config/load.js';
 import { ConfigSchema } from '../config/schema.js';
-import type { WispPaths } from '../paths.js';
-import { shortId } from '../util/ids.js';
-import { VERSION } from '../version.js';
+import type { WispPaths } from '../core/paths.js';
+import { shortId } from '../core/ids.js';
+import { VERSION } from '../core/version.js';
 import type { AuditKind } from './kinds.js';
 import { openAudit } from './writer.js';
 

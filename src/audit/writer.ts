@@ -6,13 +6,13 @@
 // kernel once write(2) returns, so a crash or SIGKILL of wisp loses nothing already written; only a power cut or
 // kernel crash can, which is what an fsync per line would guard against at ~70× the cost — it is opt-in, and
 // close() fsyncs (ADR 0011).
-import { safeJson } from '../display/json.js';
+import { safeJson } from '../core/safe-json.js';
 import { closeSync, existsSync, fchmodSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, extname, join } from 'node:path';
-import { VERSION } from '../version.js';
+import { VERSION } from '../core/version.js';
 import { acquireFileLock, errnoCode } from '../util/atomic.js';
-import { WispError } from '../util/errors.js';
+import { WispError } from '../core/errors.js';
 import type { AuditContext, AuditEvent, AuditKind, AuditSink } from './kinds.js';
 
 export interface AuditOptions {

@@ -2,9 +2,10 @@
 // by the key's type, the whole file validated before anything is written, the write atomic (0600), and a plain
 // statement of what a change weakens. See docs/wisp.md and docs/decisions/0010-config-weakening-notes.md.
 import { z } from 'zod';
-import { ConfigError } from '../util/errors.js';
-import { DEFAULT_DENY } from '../gate/defaults.js';
-import { ConfigSchema, THRESHOLDS, type Config } from './schema.js';
+import { ConfigError } from '../core/errors.js';
+import { DEFAULT_DENY } from '../core/deny-defaults.js';
+import { ConfigSchema, type Config } from './schema.js';
+import { thresholdRank } from '../core/levels.js';
 import { describeIssues, parseLayer, updateUserConfig } from './load.js';
 import { isPlainObject } from './merge.js';
 import { editDistance } from '../util/edit-distance.js';
@@ -392,8 +393,6 @@ export function checkValue(info: KeyInfo, value: unknown, cwd: string): unknown 
 /** Thrown inside the locked edit when the file already says this: nothing to write, nothing to audit. */
 class Unchanged extends Error {}
 
-const RANK: Record<string, number> = Object.fromEntries(THRESHOLDS.map((t, i) => [t, i]));
-
 /**
  * How `after` lets more through than `before`: more runs without a person, writes or reaches the network, or is
  * remembered longer. Timeouts are not on the list: an unanswered escalation is a refusal however long the wait,
@@ -403,7 +402,7 @@ export function weakenings(before: Config, after: Config): string[] {
   const out: string[] = [];
   const b = before;
   const a = after;
-  if ((RANK[a.approval.threshold] ?? 0) > (RANK[b.approval.threshold] ?? 0)) {
+  if (thresholdRank(a.approval.threshold) > thresholdRank(b.approval.threshold)) {
     out.push(
       a.approval.threshold === 'never'
         ? 'approval.threshold never: nothing is asked, every command that passes the policy runs'

@@ -7,13 +7,11 @@ import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
-import { ConfigError } from '../util/errors.js';
+import { ConfigError } from '../core/errors.js';
 import { errnoCode, withFileLock, writeFileAtomic } from '../util/atomic.js';
 import { ConfigSchema, type Config } from './schema.js';
 import { applyProjectLayer, formatPath, isPlainObject, type ConfigLayer } from './merge.js';
-import { MAX_CONFIG_BYTES, PROJECT_FILES } from './quick.js';
-
-export { PROJECT_FILES };
+import { MAX_CONFIG_BYTES, PROJECT_FILES } from './files.js';
 
 export interface LoadedConfig {
   readonly config: Config;

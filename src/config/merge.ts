@@ -1,6 +1,7 @@
 // How config layers combine: defaults < user < project. The project layer comes from whatever repository wisp is
 // started in — text an attacker may have written — so it may only make the gate stricter. Every project key is
 // judged against the value the user's layer produced; what would loosen is ignored with a warning naming it.
+import { thresholdRank } from '../core/levels.js';
 import type { Config } from './schema.js';
 
 /** One validated layer: a deep-partial config object as read from a file (no defaults filled in). */
@@ -31,8 +32,6 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return out === '' ? '(top level)' : out;
 }
 
-/** Strictness of `approval.threshold`: the lower the threshold, the more is asked. `never` asks nothing. */
-const STRICTNESS: Record<string, number> = { safe: 3, moderate: 2, dangerous: 1, never: 0 };
 
 type Verdict =
   | { readonly accept: unknown }
@@ -56,8 +55,11 @@ const union: TightenRule = (b, p) => ({ accept: [...new Set([...strings(b), ...s
  * added to the schema later, so a new setting is safe by default until someone decides how a repo may touch it.
  */
 export const PROJECT_RULES: Readonly<Record<string, TightenRule>> = {
-  'approval.threshold': (b, p) =>
-    (STRICTNESS[String(p)] ?? -1) >= (STRICTNESS[String(b)] ?? 99) ? { accept: p } : { reject: 'weakens' },
+  // A lower threshold asks more (core/levels.ts); an unknown value on either side is refused.
+  'approval.threshold': (b, p) => {
+    const [rb, rp] = [thresholdRank(String(b)), thresholdRank(String(p))];
+    return rb >= 0 && rp >= 0 && rp <= rb ? { accept: p } : { reject: 'weakens' };
+  },
   'approval.persistDays': notAbove,
   // A shorter wait refuses sooner (no answer = no); 0 means wait forever, the loosest of all.
   'escalation.timeoutSeconds': (b, p) =>

@@ -5,16 +5,11 @@
 import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { DEFAULT_DENY } from '../gate/defaults.js';
+import { DEFAULT_DENY } from '../core/deny-defaults.js';
 import { DEFAULT_DOWNLOAD } from '../model/default-download.js';
+import { MAX_CONFIG_BYTES, PROJECT_FILES } from './files.js';
 import type { LoadConfigOptions, LoadedConfig } from './load.js';
 import type { Config } from './schema.js';
-
-/** Project config files, in the order they win within one directory. Never JavaScript or TypeScript. */
-export const PROJECT_FILES = ['.wisprc.json', '.wisprc', 'package.json'] as const;
-
-/** Config files larger than this are refused rather than parsed. */
-export const MAX_CONFIG_BYTES = 1024 * 1024;
 
 /** `ConfigSchema.parse({})`, written out (test/config/quick.test.ts keeps the two equal). */
 export const DEFAULT_CONFIG: Readonly<Config> = {

@@ -1,7 +1,8 @@
 // The configuration contract: one zod schema, defaults for every key, used for loading, editing and `config schema`.
 import { z } from 'zod';
-import { CHANNEL_NAMES } from '../escalation/types.js';
-import { DEFAULT_DENY, LEGACY_DEFAULT_DENY } from '../gate/defaults.js';
+import { CHANNEL_NAMES } from '../core/channels.js';
+import { LEVELS, THRESHOLDS } from '../core/levels.js';
+import { DEFAULT_DENY, LEGACY_DEFAULT_DENY } from '../core/deny-defaults.js';
 import { linearRegexProblem } from '../util/linear-regex.js';
 import { httpUrl } from './url.js';
 import { DEFAULT_DOWNLOAD } from '../model/default-download.js';
@@ -29,13 +30,11 @@ const denyList = z.preprocess(
   z.array(regex),
 );
 
-export const THRESHOLDS = ['safe', 'moderate', 'dangerous', 'never'] as const;
-
 export const RuleSchema = z.strictObject({
   /** Regular expression matched against each part of a line (and the whole line). */
   match: regex.describe('Regular expression matched against each part of a command line'),
   /** Raises the part to at least this level; never lowers. */
-  level: z.enum(['safe', 'moderate', 'dangerous']).optional().describe('Raise a matching part to at least this level'),
+  level: z.enum(LEVELS).optional().describe('Raise a matching part to at least this level'),
   /** Authored headline shown in the approval dialog (never interpolated). */
   ask: z.string().max(200).optional().describe('Authored question shown when a matching part needs approval'),
 });

@@ -4,16 +4,10 @@
 // `*.requested`, `*.decided` or a final `escalation.settled`. (The queue audits what only it sees: a filed request,
 // a taken answer, an answer it refused, a stale request; src/escalation/queue.ts.)
 import type { AuditContext, AuditSink } from '../audit/kinds.js';
-import { shortId } from '../util/ids.js';
-import {
-  INQUIRY_ANSWER_MAX_BYTES,
-  type ChannelName,
-  type Escalation,
-  type EscalationChannel,
-  type EscalationOutcome,
-  type RaiseContext,
-  type Scope,
-} from './types.js';
+import { shortId } from '../core/ids.js';
+import { INQUIRY_ANSWER_MAX_BYTES, type Escalation, type EscalationChannel, type EscalationOutcome, type RaiseContext } from './types.js';
+import type { ChannelName } from '../core/channels.js';
+import type { Scope } from '../core/scopes.js';
 
 /** How an escalation ended, as `escalation.settled` records it (`stale` is the queue's own). */
 export type Settlement = 'answered' | 'timed-out' | 'abandoned' | 'refused';

@@ -2,9 +2,9 @@
 // `wisp inquiries answer|decline` (design.md §5, ADR 0005). Kept out of commands/ so the commands stay thin and
 // a running `wisp chat` can reuse the same steps.
 import type { AuditContext, AuditSink } from '../audit/kinds.js';
-import type { WispPaths } from '../paths.js';
-import { visible } from '../display/visible.js';
-import { UsageError, WispError } from '../util/errors.js';
+import type { WispPaths } from '../core/paths.js';
+import { visible } from '../core/visible.js';
+import { UsageError, WispError } from '../core/errors.js';
 import { answerAndFollow, sweepRequest, type AnswerBody } from './queue.js';
 import { describeRequest, formatDuration } from './queue-display.js';
 import { answerExists, pendingDir, QUEUE_ID_PATTERN, readRequest, staleReason, sweepable, type QueueRequest } from './queue-files.js';

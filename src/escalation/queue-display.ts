@@ -1,8 +1,8 @@
 // How a queued request is put in front of a person (design.md §10, ADR 0005). The headline is authored text — the
 // operator's `ask` or wisp's own fixed words — never model text. Everything model-derived (the command, the line,
-// the question) sits in a labelled block, made visible by src/display/visible.ts. Every field shown here is a
+// the question) sits in a labelled block, made visible by src/core/visible.ts. Every field shown here is a
 // field hashed into the binding, and nothing else is shown: what the person reads is what the answer is bound to.
-import { hasHidden, hasLongRun, visible } from '../display/visible.js';
+import { hasHidden, hasLongRun, visible } from '../core/visible.js';
 import type { QueueRequest } from './queue-files.js';
 
 export const APPROVAL_HEADLINE = 'wisp asks: may this command run?';

@@ -7,10 +7,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { WispPaths } from '../paths.js';
-import { LEVELS } from '../gate/types.js';
-import { WispError } from '../util/errors.js';
-import { INQUIRY_ANSWER_MAX_BYTES, SCOPES } from './types.js';
+import type { WispPaths } from '../core/paths.js';
+import { LEVELS } from '../core/levels.js';
+import { WispError } from '../core/errors.js';
+import { INQUIRY_ANSWER_MAX_BYTES } from './types.js';
+import { SCOPES } from '../core/scopes.js';
 
 /** Ids are file-name safe: no dots or slashes at the start, so they never collide with temp files or escape. */
 export const QUEUE_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;

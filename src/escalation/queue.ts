@@ -13,8 +13,8 @@
 // records approval.requested/decided, inquiry.*, and escalation.settled answered|timed-out|abandoned|refused.
 import * as fs from 'node:fs';
 import type { AuditContext, AuditSink } from '../audit/kinds.js';
-import type { WispPaths } from '../paths.js';
-import { visible } from '../display/visible.js';
+import type { WispPaths } from '../core/paths.js';
+import { visible } from '../core/visible.js';
 import type { Notifier } from './notify.js';
 import { noticeFor } from './notify.js';
 import {

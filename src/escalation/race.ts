@@ -1,7 +1,8 @@
 // Raise one escalation on several legs at once (elicitation + queue): the first answer wins and the other legs are
 // withdrawn through their abort signal. A leg that fails leaves the others asking; when every leg has failed the
 // race fails (rejects), so the asker settles it as a failed request, not as somebody's no.
-import type { ChannelName, Escalation, EscalationChannel, EscalationOutcome, RaiseContext } from './types.js';
+import type { ChannelName } from '../core/channels.js';
+import type { Escalation, EscalationChannel, EscalationOutcome, RaiseContext } from './types.js';
 
 export class RaceChannel implements EscalationChannel {
   constructor(

@@ -2,7 +2,8 @@
 // same thread; approvals are NEVER redeemable by the caller — they go to the queue in deferred mode and a person
 // answers with `wisp approvals approve ID`; the next run of the same command on the thread then finds the answer.
 import type { PendingEscalations } from './pending.js';
-import type { ApprovalRequest, ChannelName, Escalation, EscalationChannel, EscalationOutcome, RaiseContext } from './types.js';
+import type { ApprovalRequest, Escalation, EscalationChannel, EscalationOutcome, RaiseContext } from './types.js';
+import type { ChannelName } from '../core/channels.js';
 
 /** The queue in deferred mode, as the result channel needs it. */
 export interface DeferredQueue {

@@ -1,11 +1,7 @@
 // The escalation contract (design.md §2): two verbs, one outcome union, channels that carry them.
-import type { Level } from '../gate/types.js';
-
-export const CHANNEL_NAMES = ['terminal', 'elicitation', 'queue', 'result', 'auto', 'deny'] as const;
-export type ChannelName = (typeof CHANNEL_NAMES)[number];
-
-export const SCOPES = ['once', 'session', 'project', 'always'] as const;
-export type Scope = (typeof SCOPES)[number];
+import type { ChannelName } from '../core/channels.js';
+import type { Level } from '../core/levels.js';
+import type { Scope } from '../core/scopes.js';
 
 export interface ApprovalRequest {
   /** The part of the line that needs approval (exactly the string that will run). */

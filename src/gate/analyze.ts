@@ -3,7 +3,8 @@ import type { Config } from '../config/schema.js';
 import { classifyPart } from './classify.js';
 import { parseLine } from './parse.js';
 import { checkPolicy } from './policy.js';
-import { type Level, type PartVerdict, type Threshold, levelRank, maxLevel } from './types.js';
+import { type Level, type Threshold, maxLevel, thresholdAsks } from '../core/levels.js';
+import type { PartVerdict } from './types.js';
 
 export interface LineAnalysis {
   command: string;
@@ -37,6 +38,5 @@ export function analyzeLine(line: string, config: Pick<Config, 'policy'>, cwd: s
 /** What the gate would do without stored answers: deny on policy, ask at or above the threshold, else run. */
 export function decisionFor(a: LineAnalysis, threshold: Threshold): 'run' | 'ask' | 'deny' {
   if (a.policy === 'denied') return 'deny';
-  if (threshold === 'never') return 'run';
-  return levelRank(a.level) >= levelRank(threshold) ? 'ask' : 'run';
+  return thresholdAsks(a.level, threshold) ? 'ask' : 'run';
 }

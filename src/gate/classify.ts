@@ -14,7 +14,8 @@ import { FILE_RULES, touchesStartupOrSystem } from './rules-files.js';
 import { gitRules } from './rules-git.js';
 import { NET_RULES } from './rules-net.js';
 import { SYSTEM_RULES } from './rules-system.js';
-import { type Level, type Part, type PartVerdict, levelRank } from './types.js';
+import { type Level, levelRank } from '../core/levels.js';
+import type { Part, PartVerdict } from './types.js';
 import { assignmentName, isAssignment, roughSegments } from './words.js';
 import { resolveCommand } from './wrappers.js';
 

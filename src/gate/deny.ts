@@ -8,7 +8,7 @@ import { posix } from 'node:path';
 import { canParse, parsedAsWritten, parseLine, ParserNotReady } from './parse.js';
 import type { Part } from './types.js';
 import { basename, dropExpansions, roughSegments, stripEnclosingQuotes, trimTrailingSlashes } from './words.js';
-import { MULTI_CALL, SHELLS as SHELL_PROGRAMS } from './shells.js';
+import { MULTI_CALL, SHELLS as SHELL_PROGRAMS } from '../core/shells.js';
 import { resolveCommand } from './wrappers.js';
 
 export interface DenyEntry {
@@ -33,7 +33,7 @@ interface Cmd {
 
 const PRIVILEGE = new Set(['sudo', 'sudoedit', 'doas', 'pkexec', 'run0', 'su', 'ksu', 'please', 'calife', 'super', 'runuser', 'sg', 'newgrp', 'machinectl']);
 
-/** The shells (one list, src/gate/shells.ts) and the programs that start one: `busybox sh`, `script`. */
+/** The shells (one list, src/core/shells.ts) and the programs that start one: `busybox sh`, `script`. */
 const SHELLS: ReadonlySet<string> = new Set([...SHELL_PROGRAMS, ...MULTI_CALL, 'script']);
 
 /** Interpreters that read their program from stdin when given no script operand (or `-`). */

@@ -5,7 +5,7 @@
 import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Config } from '../config/schema.js';
 import { analyzeLine, type LineAnalysis } from './analyze.js';
-import { maxLevel } from './types.js';
+import { maxLevel } from '../core/levels.js';
 import { shellQuote } from '../util/shell-quote.js';
 import { requote } from './words.js';
 

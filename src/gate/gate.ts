@@ -4,12 +4,15 @@
 import type { AuditContext, AuditSink } from '../audit/kinds.js';
 import type { Config } from '../config/schema.js';
 import { escalate, type KeptApproval } from '../escalation/escalate.js';
-import type { ChannelName, EscalationChannel, Scope } from '../escalation/types.js';
+import type { ChannelName } from '../core/channels.js';
+import type { EscalationChannel } from '../escalation/types.js';
+import type { Scope } from '../core/scopes.js';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { analyzeLine, type LineAnalysis } from './analyze.js';
 import { modelAuditFields, type ModelClassifier } from './model-classifier.js';
 import type { ApprovalCache } from './session-approvals.js';
-import { levelRank, type Level, type PartVerdict, type Threshold } from './types.js';
+import { thresholdAsks, type Level } from '../core/levels.js';
+import type { PartVerdict } from './types.js';
 
 /** What the gate needs of the approval store (src/gate/store.ts). */
 export interface StoreLike {
@@ -111,11 +114,6 @@ export type GateDecision =
       readonly escalationId?: string;
       readonly pending?: PendingApproval;
     };
-
-export function thresholdAsks(level: Level, threshold: Threshold): boolean {
-  if (threshold === 'never') return false;
-  return levelRank(level) >= levelRank(threshold);
-}
 
 export class Gate {
   constructor(private readonly deps: GateDeps) {}

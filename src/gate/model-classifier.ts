@@ -3,11 +3,12 @@
 // as at least moderate. Verdicts are kept per session (exact part, line and directory; at most 256); fallbacks are not
 // kept, so the next request asks again. The model's reason is untrusted text: shown escaped and labelled as the model's.
 import { z } from 'zod';
-import { visible } from '../display/visible.js';
+import { visible } from '../core/visible.js';
 import type { LanguageModel } from '../model/types.js';
 import type { LineAnalysis } from './analyze.js';
 import { CLASSIFIER_INSTRUCTIONS } from './model-classifier-prompt.js';
-import { LEVELS, levelRank, maxLevel, type Level, type PartVerdict } from './types.js';
+import { LEVELS, levelRank, maxLevel, type Level } from '../core/levels.js';
+import type { PartVerdict } from './types.js';
 
 import type { Config } from '../config/schema.js';
 

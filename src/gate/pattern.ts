@@ -3,7 +3,8 @@
 import type { Part } from './types.js';
 import { GIT_VALUE_OPTIONS } from './rules-git.js';
 import { INTERPRETERS } from './rules-system.js';
-import { SHELLS, isPython } from './rules-common.js';
+import { SHELLS } from '../core/shells.js';
+import { isPython } from './rules-common.js';
 import { PRIVILEGE_WRAPPERS, isWrapper, resolveCommand } from './wrappers.js';
 
 /** Multiplexers and the options of theirs that take a value before the verb. */

@@ -2,7 +2,7 @@
 // the operator's own deny/allow regexes from config. A deny anywhere refuses the whole line; a non-empty allow list
 // must cover every part. Operator patterns run on the linear-time engine (src/util/linear-regex.ts, ADR 0017), and
 // also see normalised forms so quoting, `\`, paths and wrappers cannot hide a program (`"sudo" ls`, `env sudo ls`).
-import { visible } from '../display/visible.js';
+import { visible } from '../core/visible.js';
 import { type LinearRegex, linearOrNull } from '../util/linear-regex.js';
 import { builtinDeny } from './deny.js';
 import type { Part, PolicyResult } from './types.js';

@@ -1,6 +1,7 @@
 // Shared pieces of the classifier's rule families: the view of one command they all read, findings, flag helpers.
 import { isAbsolute, relative, resolve } from 'node:path';
-import type { Level, Part } from './types.js';
+import type { Level } from '../core/levels.js';
+import type { Part } from './types.js';
 import type { ResolvedCommand } from './wrappers.js';
 
 /** One command as the rules see it. */
@@ -134,8 +135,6 @@ export function insideProject(path: string, c: CmdView): boolean {
 export function fullText(c: CmdView): string {
   return [c.text, c.words.join(' '), ...c.part.redirects].join('\n');
 }
-
-export { SHELLS, isShell } from './shells.js';
 
 export function isPython(exe: string): boolean {
   return /^(python[0-9.]*|pypy[0-9.]*)$/.test(exe);

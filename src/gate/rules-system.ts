@@ -1,16 +1,7 @@
 // Privilege, system configuration, processes, scheduling, packages, builds, interpreters and scripts.
 import { shellCommandString } from './parse.js';
-import {
-  type CmdView,
-  type Finding,
-  dangerous,
-  firstOperand,
-  hasFlag,
-  isPython,
-  isShell,
-  moderate,
-  operands,
-} from './rules-common.js';
+import { type CmdView, type Finding, dangerous, firstOperand, hasFlag, isPython, moderate, operands } from './rules-common.js';
+import { isShell } from '../core/shells.js';
 import { PRIVILEGE_WRAPPERS } from './wrappers.js';
 
 function privilegeRules(c: CmdView): Finding[] {

@@ -2,7 +2,7 @@
 // Keys are directory + pattern, so an answer given for /a never covers /b. Each answer remembers what the person saw
 // (the level and the reasons of the line they approved): it covers another line only when the classifier rates that
 // line no higher and with no reason the approved line did not have (docs/decisions/0015-consent-means-what-was-shown.md).
-import { type Level, levelRank } from './types.js';
+import { type Level, levelRank } from '../core/levels.js';
 
 export function approvalKey(directory: string, pattern: string): string {
   return `${directory}\0${pattern}`;

@@ -6,9 +6,9 @@ import { readFileSync, renameSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { errnoCode, withFileLock, writeFileAtomic } from '../util/atomic.js';
-import { WispError } from '../util/errors.js';
-import { shortId } from '../util/ids.js';
-import { LEVELS, levelRank, type Level } from './types.js';
+import { WispError } from '../core/errors.js';
+import { shortId } from '../core/ids.js';
+import { LEVELS, levelRank, type Level } from '../core/levels.js';
 
 /**
  * One stored entry. Loose, so fields written by a newer wisp survive a rewrite by this one instead of making the

@@ -1,15 +1,6 @@
 // Shared shapes of the gate: what the parser yields, what the classifier says, what the gate decides.
 
-export const LEVELS = ['safe', 'moderate', 'dangerous'] as const;
-export type Level = (typeof LEVELS)[number];
-
-export function levelRank(level: Level): number {
-  return LEVELS.indexOf(level);
-}
-
-export function maxLevel(a: Level, b: Level): Level {
-  return levelRank(a) >= levelRank(b) ? a : b;
-}
+import type { Level } from '../core/levels.js';
 
 export type WordShape = 'literal' | 'glob' | 'dynamic';
 
@@ -75,5 +66,3 @@ export type PolicyResult =
       readonly rule?: string;
       readonly part?: string;
     };
-
-export type Threshold = Level | 'never';

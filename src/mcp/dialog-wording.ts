@@ -2,8 +2,9 @@
 // words), the message with the command and its risk (model-derived text only in labelled lines, through visible(),
 // design.md §10), and the scope picker. Also how long a wait is, in words, for the inquiry form too.
 import type { ElicitRequestFormParams } from '@modelcontextprotocol/sdk/types.js';
-import { visible } from '../display/visible.js';
-import { SCOPES, type ApprovalRequest, type Scope } from '../escalation/types.js';
+import { visible } from '../core/visible.js';
+import { SCOPES, type Scope } from '../core/scopes.js';
+import type { ApprovalRequest } from '../escalation/types.js';
 
 /** Human wording of a wait bound: `10 minutes`, `45 seconds`. */
 export function describeWait(ms: number): string {

@@ -4,7 +4,8 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, McpError, type ElicitRequestFormParams, type ElicitResult, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { AuditSink } from '../audit/kinds.js';
-import { SCOPES, type Escalation, type EscalationChannel, type EscalationOutcome, type RaiseContext, type Scope } from '../escalation/types.js';
+import { SCOPES, type Scope } from '../core/scopes.js';
+import type { Escalation, EscalationChannel, EscalationOutcome, RaiseContext } from '../escalation/types.js';
 import { approvalMessage, scopeSchema } from './dialog-wording.js';
 import { inquiryForm, type InquiryForm } from './inquiry-form.js';
 

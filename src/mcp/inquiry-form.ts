@@ -5,7 +5,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import type { ElicitRequestFormParams } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { hasHidden, visible } from '../display/visible.js';
+import { hasHidden, visible } from '../core/visible.js';
 import { INQUIRY_ANSWER_MAX_BYTES, type InquiryRequest } from '../escalation/types.js';
 import { ajvLinearRegExp } from '../util/linear-regex.js';
 import { silence } from './dialog-wording.js';

@@ -4,9 +4,10 @@
 //   - the client cannot render it → the queue alone (outOfBand on), else a refusal that says what to do —
 // reports progress while a person is asked, and lists what is in flight (for `wisp://pending`).
 import type { AuditSink } from '../audit/kinds.js';
-import { visible } from '../display/visible.js';
+import { visible } from '../core/visible.js';
 import { RaceChannel } from '../escalation/race.js';
-import type { ChannelName, Escalation, EscalationChannel, EscalationOutcome, RaiseContext } from '../escalation/types.js';
+import type { ChannelName } from '../core/channels.js';
+import type { Escalation, EscalationChannel, EscalationOutcome, RaiseContext } from '../escalation/types.js';
 import { ElicitationChannel, type ElicitationOptions } from './elicitation.js';
 
 export interface InFlight {

@@ -15,7 +15,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { auditFailure } from '../audit/failure.js';
 import type { AuditContext } from '../audit/kinds.js';
-import { visible } from '../display/visible.js';
+import { visible } from '../core/visible.js';
 import type { Session } from '../session/session.js';
 import type { ToolEvent, WispTool } from '../tools/types.js';
 import { describeIssues } from './arg-errors.js';

@@ -1,6 +1,6 @@
 // How a finished turn becomes `respond`'s result: the structured content, a second text block for agents that read
 // only `content`, and the one-line progress messages of tool events. Model-derived text is made visible here.
-import { visible } from '../display/visible.js';
+import { visible } from '../core/visible.js';
 import type { TurnResult } from '../session/conversation.js';
 import type { ToolEvent } from '../tools/types.js';
 import type { RespondStructured } from './schemas.js';

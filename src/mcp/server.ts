@@ -15,12 +15,13 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { AuditContext } from '../audit/kinds.js';
 import type { Config } from '../config/schema.js';
-import { visible } from '../display/visible.js';
-import type { ChannelName, Escalation, EscalationChannel } from '../escalation/types.js';
+import { visible } from '../core/visible.js';
+import type { ChannelName } from '../core/channels.js';
+import type { Escalation, EscalationChannel } from '../escalation/types.js';
 import { initParser } from '../gate/parse.js';
 import { makeQueueChannel } from '../session/queue-wiring.js';
 import type { Session } from '../session/session.js';
-import { VERSION } from '../version.js';
+import { VERSION } from '../core/version.js';
 import { McpChannel } from './mcp-channel.js';
 import { registerResources } from './resources.js';
 import { toolCalls, type CallScope } from './respond.js';

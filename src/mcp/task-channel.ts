@@ -2,7 +2,8 @@
 // the task shows `input_required` with a line saying what it waits for and where to answer; when the escalation
 // settles (answered anywhere, timed out, withdrawn) the task goes back to `working`, and an elicitation that was
 // never delivered is taken out of the task's queue. Outside a task it is the inner channel, untouched.
-import type { ChannelName, Escalation, EscalationChannel, EscalationOutcome, RaiseContext } from '../escalation/types.js';
+import type { ChannelName } from '../core/channels.js';
+import type { Escalation, EscalationChannel, EscalationOutcome, RaiseContext } from '../escalation/types.js';
 import type { TaskBook, TaskQueue } from './tasks.js';
 
 export interface TaskChannelDeps {

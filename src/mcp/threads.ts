@@ -3,11 +3,11 @@
 // Each thread is an audit session of its own whose `session.start` names the server's session as its parent.
 import type { AuditContext } from '../audit/kinds.js';
 import { settleAbandoned } from '../escalation/escalate.js';
-import type { ChannelName } from '../escalation/types.js';
+import type { ChannelName } from '../core/channels.js';
 import type { Conversation } from '../session/conversation.js';
 import type { Session } from '../session/session.js';
 import type { WispTool } from '../tools/types.js';
-import { shortId } from '../util/ids.js';
+import { shortId } from '../core/ids.js';
 
 export const THREAD_ID = /^[A-Za-z0-9._-]{1,64}$/;
 

@@ -2,7 +2,7 @@
 // GGUF file in $WISP_HOME/models (by name), else nothing — and then the face says exactly what to do (ADR 0051).
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Config } from '../config/schema.js';
+import type { ModelSettings } from './types.js';
 import { DEFAULT_DOWNLOAD } from './default-download.js';
 import { formatBytes } from './download.js';
 import { modelsDir } from './gguf-file.js';
@@ -17,7 +17,7 @@ export type DefaultChoice =
   | { readonly spec: string; readonly source: 'configured' | 'ollama' | 'file' }
   | { readonly spec: undefined; readonly source: 'none' };
 
-export function modelConfigured(flag: string | undefined, config: Pick<Config, 'model'>): boolean {
+export function modelConfigured(flag: string | undefined, config: Pick<ModelSettings, 'model'>): boolean {
   return flag !== undefined || config.model !== DEFAULT_MODEL_SPEC;
 }
 
@@ -49,7 +49,7 @@ export function firstGguf(dir: string): string | undefined {
   });
 }
 
-export async function chooseModel(flag: string | undefined, config: Config, home: string): Promise<DefaultChoice> {
+export async function chooseModel(flag: string | undefined, config: ModelSettings, home: string): Promise<DefaultChoice> {
   if (modelConfigured(flag, config)) return { spec: flag ?? config.model, source: 'configured' };
   if (await ollamaAnswers(config.ollama.baseURL)) return { spec: config.model, source: 'ollama' };
   const file = firstGguf(modelsDir(home));
@@ -58,7 +58,7 @@ export async function chooseModel(flag: string | undefined, config: Config, home
 }
 
 /** The download the offer and `wisp models pull` make: name, size, where it goes. */
-export function defaultDownload(config: Config, home: string): { name: string; url: string; dest: string; size: string } {
+export function defaultDownload(config: ModelSettings, home: string): { name: string; url: string; dest: string; size: string } {
   const name = config.models.download.name;
   const custom = config.models.download.url !== DEFAULT_DOWNLOAD.url;
   return {
@@ -70,7 +70,7 @@ export function defaultDownload(config: Config, home: string): { name: string; u
 }
 
 /** What there is to do when no model is there; the same words for `respond`, a chat without a terminal and Esc. */
-export function noModelChoices(config: Config, home: string): string {
+export function noModelChoices(config: ModelSettings, home: string): string {
   const d = defaultDownload(config, home);
   return [
     `No model to use: Ollama does not answer at ${config.ollama.baseURL}, and ${modelsDir(home)} holds no .gguf file.`,

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, createReadStream, fstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { WispError } from '../util/errors.js';
+import { WispError } from '../core/errors.js';
 
 export interface DownloadOptions {
   url: string;

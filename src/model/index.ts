@@ -1,12 +1,12 @@
 // `-m SPEC` → a LanguageModel. Loaded at start-up of respond, chat and mcp only; the backends use plain fetch and
 // zod (already loaded by the config), so nothing heavy comes in here.
-import type { Config } from '../config/schema.js';
+import type { ModelSettings } from './types.js';
 import { OllamaModel } from './ollama.js';
 import { OpenAIModel } from './openai.js';
 import { ScriptModel, loadScript } from './script.js';
 import { checkGgufFile, resolveGgufPath } from './gguf-file.js';
 import { LlamaModel } from './llama.js';
-import { wispHome } from '../paths.js';
+import { wispHome } from '../core/paths.js';
 import { ModelError } from './types.js';
 import type { LanguageModel } from './types.js';
 
@@ -123,7 +123,7 @@ export interface CreateModelOptions {
 }
 
 /** The model for `-m SPEC` (or the config's `model`). A bad spec or script file throws ModelError `usage` (exit 64). */
-export function createModel(spec: string, config: Config, options: CreateModelOptions = {}): LanguageModel {
+export function createModel(spec: string, config: ModelSettings, options: CreateModelOptions = {}): LanguageModel {
   const parsed = parseModelSpec(spec);
   switch (parsed.backend) {
     case 'ollama':

@@ -1,6 +1,6 @@
 // The model layer's contract (design.md §6): one interface, three backends (ollama, openai, script).
 // Everything here is backend-neutral; each backend translates to and from its own wire shape.
-import { WispError } from '../util/errors.js';
+import { WispError } from '../core/errors.js';
 
 /** One message of a conversation, in wisp's own shape (never a backend's). */
 export type ChatMessage =
@@ -107,4 +107,21 @@ function sentence(s: string): string {
 
 export function isModelError(err: unknown, kind?: ModelErrorKind): err is ModelError {
   return err instanceof ModelError && (kind === undefined || err.kind === kind);
+}
+
+/**
+ * What the backends read of the config. The model layer sits below config (the config checks model specs, the
+ * backends know nothing of the config file), so this is a shape the config's `Config` satisfies, not an import.
+ */
+export interface ModelSettings {
+  readonly model: string;
+  readonly models: {
+    readonly maxTokens: number;
+    readonly contextSize: number;
+    readonly threads: number;
+    readonly loadTimeoutSeconds: number;
+    readonly download: { readonly name: string; readonly url: string };
+  };
+  readonly ollama: { readonly baseURL: string; readonly timeoutSeconds: number };
+  readonly openai: { readonly baseURL: string; readonly timeoutSeconds: number };
 }

@@ -10,7 +10,7 @@ import type { EscalationChannel } from '../escalation/types.js';
 import type { Gate } from '../gate/gate.js';
 import { ApprovalCache } from '../gate/session-approvals.js';
 import { isModelError, type ChatMessage, type LanguageModel, type ToolCall } from '../model/types.js';
-import type { WispPaths } from '../paths.js';
+import type { WispPaths } from '../core/paths.js';
 import { toolSchema } from '../tools/registry.js';
 import { TurnReceipt, type PendingItem, type Refusal, type LiveEvent, type ToolContext, type ToolEvent, type WispTool } from '../tools/types.js';
 

@@ -5,7 +5,7 @@ import { Notifier } from '../escalation/notify.js';
 import { QueueChannel } from '../escalation/queue.js';
 import type { DeferredQueue } from '../escalation/result.js';
 import type { EscalationChannel } from '../escalation/types.js';
-import type { WispPaths } from '../paths.js';
+import type { WispPaths } from '../core/paths.js';
 
 export interface QueueHandle {
   readonly channel: EscalationChannel;

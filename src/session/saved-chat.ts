@@ -8,7 +8,7 @@ import { readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { z } from 'zod';
 import type { ChatMessage } from '../model/types.js';
-import { shortId } from '../util/ids.js';
+import { shortId } from '../core/ids.js';
 import { appendPrivate, privateStat, readPrivate } from './private-file.js';
 
 export const SAVED_VERSION = 1;

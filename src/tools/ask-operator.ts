@@ -2,7 +2,7 @@
 // the model gets a plain statement of it (answered, declined, no answer in time, or pending until the next turn).
 import { z } from 'zod';
 import { escalate, type Resolution } from '../escalation/escalate.js';
-import type { ChannelName } from '../escalation/types.js';
+import type { ChannelName } from '../core/channels.js';
 import { schemaPatternProblem } from '../util/linear-regex.js';
 import type { ToolContext, ToolOutput, WispTool } from './types.js';
 

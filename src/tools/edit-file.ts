@@ -12,7 +12,7 @@ import { canonicalPath } from '../gate/sandbox.js';
 import { isInside } from '../sandbox/contain.js';
 import { Dir, NoFollowError, sameObject, sameState, type Identity } from '../sandbox/no-follow.js';
 import { shellQuote } from '../util/shell-quote.js';
-import { shortId } from '../util/ids.js';
+import { shortId } from '../core/ids.js';
 import { clearThroughGate } from './clear.js';
 import type { ToolOutput, WispTool } from './types.js';
 

@@ -4,7 +4,7 @@ import { basename, dirname, parse, relative, resolve } from 'node:path';
 import { z } from 'zod';
 import { analyzeLine, type LineAnalysis } from '../gate/analyze.js';
 import { canonicalPath } from '../gate/sandbox.js';
-import { maxLevel } from '../gate/types.js';
+import { maxLevel } from '../core/levels.js';
 import { isInside } from '../sandbox/contain.js';
 import { Dir, NoFollowError } from '../sandbox/no-follow.js';
 import { isSecretPath } from '../sandbox/secrets.js';

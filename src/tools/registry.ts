@@ -1,6 +1,6 @@
 // The tools the model can have, and the catalogue published by `wisp tools` and `wisp://tools`.
 import { z } from 'zod';
-import { UsageError } from '../util/errors.js';
+import { UsageError } from '../core/errors.js';
 import { askOperatorTool } from './ask-operator.js';
 import { editFileTool } from './edit-file.js';
 import { readFileTool } from './read-file.js';

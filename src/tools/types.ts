@@ -6,7 +6,7 @@ import type { EscalationChannel } from '../escalation/types.js';
 import type { PendingEscalations } from '../escalation/pending.js';
 import type { ApprovalRecord, Gate, PendingApproval } from '../gate/gate.js';
 import type { ApprovalCache } from '../gate/session-approvals.js';
-import type { WispPaths } from '../paths.js';
+import type { WispPaths } from '../core/paths.js';
 
 export interface CommandRecord {
   readonly command: string;

@@ -17,7 +17,7 @@ import {
 } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { WispError } from './errors.js';
+import { WispError } from '../core/errors.js';
 
 export interface WriteAtomicOptions {
   /** Mode of the new file. @default 0o600 */

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AuditWriteError, openAudit, rotatedName, toJsonSafe } from '../../src/audit/writer.js';
 import { readEvents, isTorn } from '../../src/audit/reader.js';
-import { VERSION } from '../../src/version.js';
+import { VERSION } from '../../src/core/version.js';
 
 const WRITE_LOOP = fileURLToPath(new URL('../fixtures/audit/write-loop.ts', import.meta.url));
 const isRoot = process.getuid?.() === 0;

@@ -8,8 +8,8 @@ import { MemoryAudit } from '../../src/audit/kinds.js';
 import { QueueChannel } from '../../src/escalation/queue.js';
 import { answerFromTerminal, type TerminalAnswer } from '../../src/escalation/queue-answer.js';
 import { answerExists, bindingOf, pendingDir, readRequest, writeRequest, type QueueRequest, type UnboundRequest } from '../../src/escalation/queue-files.js';
-import { wispPaths } from '../../src/paths.js';
-import { UsageError, WispError } from '../../src/util/errors.js';
+import { wispPaths } from '../../src/core/paths.js';
+import { UsageError, WispError } from '../../src/core/errors.js';
 
 const homes: string[] = [];
 afterEach(() => {

@@ -10,7 +10,7 @@ import { MemoryAudit } from '../../src/audit/kinds.js';
 import { answerRequest, QueueChannel } from '../../src/escalation/queue.js';
 import { answerExists, readRequest, requestPath, type QueueRequest } from '../../src/escalation/queue-files.js';
 import type { EscalationOutcome } from '../../src/escalation/types.js';
-import { wispPaths, type WispPaths } from '../../src/paths.js';
+import { wispPaths, type WispPaths } from '../../src/core/paths.js';
 import { runInPty, screenText } from '../helpers/pty.js';
 
 const root = resolve(import.meta.dirname, '../..');

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { register, type CheckResult } from '../../commands/check.js';
-import { UsageError } from '../../src/util/errors.js';
+import { UsageError } from '../../src/core/errors.js';
 
 let home: string;
 let cwd: string;

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
-import { LEGACY_DEFAULT_DENY } from '../../src/gate/defaults.js';
-import { ConfigError } from '../../src/util/errors.js';
+import { LEGACY_DEFAULT_DENY } from '../../src/core/deny-defaults.js';
+import { ConfigError } from '../../src/core/errors.js';
 
 let root: string;
 let home: string;

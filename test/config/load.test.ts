@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig, loadUserConfigRaw, updateUserConfig, writeUserConfig } from '../../src/config/load.js';
 import { defaultConfig } from '../../src/config/schema.js';
-import { ConfigError } from '../../src/util/errors.js';
+import { ConfigError } from '../../src/core/errors.js';
 
 let root: string; // stands in for the person's home directory
 let home: string; // $WISP_HOME

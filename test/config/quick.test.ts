@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { anyConfigFile, DEFAULT_CONFIG, loadConfigQuick } from '../../src/config/quick.js';
 import { defaultConfig } from '../../src/config/schema.js';
-import { ConfigError } from '../../src/util/errors.js';
+import { ConfigError } from '../../src/core/errors.js';
 
 let root: string; // the person's home directory
 let home: string; // $WISP_HOME

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { defaultConfig } from '../../src/config/schema.js';
-import { ConfigError } from '../../src/util/errors.js';
+import { ConfigError } from '../../src/core/errors.js';
 import { wispAsync } from '../helpers/cli.js';
 import { loadCorpus, title } from './load.js';
 

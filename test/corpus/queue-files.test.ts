@@ -20,8 +20,8 @@ import {
   type UnboundRequest,
 } from '../../src/escalation/queue-files.js';
 import type { EscalationOutcome } from '../../src/escalation/types.js';
-import { wispPaths, type WispPaths } from '../../src/paths.js';
-import { WispError } from '../../src/util/errors.js';
+import { wispPaths, type WispPaths } from '../../src/core/paths.js';
+import { WispError } from '../../src/core/errors.js';
 import { waitFor } from '../mcp/helpers.js';
 import { loadCorpus, title } from './load.js';
 

@@ -7,7 +7,7 @@ import { MemoryAudit } from '../../src/audit/kinds.js';
 import { findSystemProgram, noticeFor, Notifier, type Launcher } from '../../src/escalation/notify.js';
 import { QueueChannel } from '../../src/escalation/queue.js';
 import type { QueueRequest } from '../../src/escalation/queue-files.js';
-import { wispPaths } from '../../src/paths.js';
+import { wispPaths } from '../../src/core/paths.js';
 
 function recorder() {
   const launched: Array<{ program: string; args: readonly string[]; child: EventEmitter }> = [];

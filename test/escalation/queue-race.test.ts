@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryAudit } from '../../src/audit/kinds.js';
 import { answerAndFollow, answerRequest, QueueChannel } from '../../src/escalation/queue.js';
 import { answerExists, readRequest } from '../../src/escalation/queue-files.js';
-import { wispPaths } from '../../src/paths.js';
+import { wispPaths } from '../../src/core/paths.js';
 import { raceAnswerers, verdictOf } from '../helpers/queue-race.js';
 
 const homes: string[] = [];

@@ -30,7 +30,7 @@ import {
   type QueueRequest,
 } from '../../src/escalation/queue-files.js';
 import type { Escalation, RaiseContext } from '../../src/escalation/types.js';
-import { wispPaths, type WispPaths } from '../../src/paths.js';
+import { wispPaths, type WispPaths } from '../../src/core/paths.js';
 
 const homes: string[] = [];
 afterEach(() => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RaceChannel } from '../../src/escalation/race.js';
-import type { ChannelName, Escalation, EscalationChannel, EscalationOutcome, RaiseContext } from '../../src/escalation/types.js';
+import type { ChannelName } from '../../src/core/channels.js';
+import type { Escalation, EscalationChannel, EscalationOutcome, RaiseContext } from '../../src/escalation/types.js';
 
 const approval: Escalation = {
   verb: 'approval',

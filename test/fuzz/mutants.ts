@@ -1,4 +1,4 @@
-// The mutation corpus built from the default deny list (src/gate/defaults.ts): each seed is a command the deny list
+// The mutation corpus built from the default deny list (src/core/deny-defaults.ts): each seed is a command the deny list
 // exists to stop, with `{P}` where its program word goes; each mutant re-spells that word (quoting, escapes, `$'…'`,
 // line continuations, paths, case, Unicode look-alikes, a computed name) and wraps the command in 0–3 layers
 // (env prefixes, wrappers, subshells, `$(…)`, `eval`, `sh -c`, lists, pipelines, heredocs, functions…).

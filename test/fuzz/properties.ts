@@ -6,7 +6,7 @@ import { analyzeLine, decisionFor, type LineAnalysis } from '../../src/gate/anal
 import { checkPolicy } from '../../src/gate/policy.js';
 import { ConfigSchema, defaultConfig, type Config } from '../../src/config/schema.js';
 import { parseLine } from '../../src/gate/parse.js';
-import { LEVELS, type Threshold } from '../../src/gate/types.js';
+import { LEVELS, type Threshold } from '../../src/core/levels.js';
 import { arbitraryMutant, shellish } from './mutants.js';
 
 const plain = defaultConfig();

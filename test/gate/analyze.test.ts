@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { analyzeLine, decisionFor } from '../../src/gate/analyze.js';
 import { initParser } from '../../src/gate/parse.js';
 import { defaultConfig } from '../../src/config/schema.js';
-import type { Threshold } from '../../src/gate/types.js';
+import type { Threshold } from '../../src/core/levels.js';
 
 const config = defaultConfig();
 

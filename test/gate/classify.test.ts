@@ -4,7 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { classifyPart } from '../../src/gate/classify.js';
 import { initParser, parseLine } from '../../src/gate/parse.js';
 import type { Rule } from '../../src/config/schema.js';
-import { type Level, type PartVerdict, levelRank } from '../../src/gate/types.js';
+import { type Level, levelRank } from '../../src/core/levels.js';
+import type { PartVerdict } from '../../src/gate/types.js';
 
 beforeAll(async () => {
   await initParser();

@@ -13,7 +13,7 @@ import { Gate } from '../../src/gate/gate.js';
 import { initParser } from '../../src/gate/parse.js';
 import { ApprovalCache } from '../../src/gate/session-approvals.js';
 import { ApprovalStore } from '../../src/gate/store.js';
-import type { Scope } from '../../src/escalation/types.js';
+import type { Scope } from '../../src/core/scopes.js';
 import { CountingChannel } from '../helpers/counting-channel.js';
 
 beforeAll(async () => {

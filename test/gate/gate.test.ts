@@ -4,7 +4,7 @@ import { ConfigSchema, type ConfigInput } from '../../src/config/schema.js';
 import { Gate, type StoreLike } from '../../src/gate/gate.js';
 import { initParser } from '../../src/gate/parse.js';
 import { ApprovalCache } from '../../src/gate/session-approvals.js';
-import type { Level } from '../../src/gate/types.js';
+import type { Level } from '../../src/core/levels.js';
 import { CountingChannel } from '../helpers/counting-channel.js';
 
 beforeAll(async () => {

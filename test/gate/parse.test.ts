@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { MAX_DEPTH, initParser, parseLine, shellCommandString } from '../../src/gate/parse.js';
 import { classifyPart } from '../../src/gate/classify.js';
-import { levelRank } from '../../src/gate/types.js';
+import { levelRank } from '../../src/core/levels.js';
 
 beforeAll(async () => {
   await initParser();

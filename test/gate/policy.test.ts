@@ -1,6 +1,6 @@
 // The policy step: deny patterns on the line, each part and its normalised forms; the allow list per part.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_DENY } from '../../src/gate/defaults.js';
+import { DEFAULT_DENY } from '../../src/core/deny-defaults.js';
 import { initParser, parseLine } from '../../src/gate/parse.js';
 import { checkPolicy, normalisedForms } from '../../src/gate/policy.js';
 

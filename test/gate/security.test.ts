@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyzeLine, decisionFor, type LineAnalysis } from '../../src/gate/analyze.js';
 import { initParser } from '../../src/gate/parse.js';
-import { levelRank } from '../../src/gate/types.js';
+import { levelRank } from '../../src/core/levels.js';
 import { defaultConfig } from '../../src/config/schema.js';
 
 const config = defaultConfig();

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/schema.js';
 import { analyzeLine, decisionFor } from '../../src/gate/analyze.js';
 import { initParser } from '../../src/gate/parse.js';
-import { SHELLS, shellOf } from '../../src/gate/shells.js';
+import { SHELLS, shellOf } from '../../src/core/shells.js';
 
 const config = defaultConfig();
 const HOME = '/home/someone';

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { analyzeLine, decisionFor } from '../../src/gate/analyze.js';
 import { BUILTIN_DENY } from '../../src/gate/deny.js';
 import { initParser } from '../../src/gate/parse.js';
-import { levelRank } from '../../src/gate/types.js';
+import { levelRank } from '../../src/core/levels.js';
 import { defaultConfig } from '../../src/config/schema.js';
 import {
   DEFAULT_ALLOWED,

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryAudit } from '../../src/audit/kinds.js';
 import { QueueChannel } from '../../src/escalation/queue.js';
-import { wispPaths } from '../../src/paths.js';
+import { wispPaths } from '../../src/core/paths.js';
 import { BIN, freshHome, wispAsync } from '../helpers/cli.js';
 import { firstRaw, HOSTILE } from './hostile.js';
 

@@ -22,7 +22,7 @@ import { bindingOf, type QueueRequest, type UnboundRequest } from '../../src/esc
 import type { ApprovalRequest } from '../../src/escalation/types.js';
 import { approvalMessage } from '../../src/mcp/dialog-wording.js';
 import { inquiryForm } from '../../src/mcp/inquiry-form.js';
-import { wispPaths } from '../../src/paths.js';
+import { wispPaths } from '../../src/core/paths.js';
 import { ApprovalDialog } from '../../ui/ApprovalDialog.js';
 import type { DialogRequest } from '../../ui/dialog-store.js';
 import { InquiryDialog } from '../../ui/InquiryDialog.js';

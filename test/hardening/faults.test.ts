@@ -17,7 +17,7 @@ import { Gate } from '../../src/gate/gate.js';
 import { initParser } from '../../src/gate/parse.js';
 import { ApprovalCache } from '../../src/gate/session-approvals.js';
 import { createModel } from '../../src/model/index.js';
-import { wispPaths } from '../../src/paths.js';
+import { wispPaths } from '../../src/core/paths.js';
 import { Conversation } from '../../src/session/conversation.js';
 import { ALL_TOOLS } from '../../src/tools/registry.js';
 import { BIN, freshHome, wispAsync } from '../helpers/cli.js';

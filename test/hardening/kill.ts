@@ -14,7 +14,7 @@ import { loadConfig, updateUserConfig } from '../../src/config/load.js';
 import { sweepStale } from '../../src/escalation/queue.js';
 import { readRequest, scanDir } from '../../src/escalation/queue-files.js';
 import { ApprovalStore } from '../../src/gate/store.js';
-import { wispPaths } from '../../src/paths.js';
+import { wispPaths } from '../../src/core/paths.js';
 
 export type ChurnKind = 'audit' | 'store' | 'queue' | 'config';
 const CHURN = join(import.meta.dirname, 'fixtures', 'churn.ts');

@@ -11,7 +11,7 @@ import { initParser } from '../../src/gate/parse.js';
 import { ApprovalCache } from '../../src/gate/session-approvals.js';
 import { createModel } from '../../src/model/index.js';
 import type { ChatMessage, GenerateOptions, LanguageModel, ModelReply } from '../../src/model/types.js';
-import { wispPaths } from '../../src/paths.js';
+import { wispPaths } from '../../src/core/paths.js';
 import { Conversation } from '../../src/session/conversation.js';
 import { ALL_TOOLS } from '../../src/tools/registry.js';
 

@@ -1,5 +1,6 @@
 // A channel for gate tests: answers with a scripted outcome and records what it was asked.
-import type { ChannelName, Escalation, EscalationChannel, EscalationOutcome, RaiseContext } from '../../src/escalation/types.js';
+import type { ChannelName } from '../../src/core/channels.js';
+import type { Escalation, EscalationChannel, EscalationOutcome, RaiseContext } from '../../src/escalation/types.js';
 
 export class CountingChannel implements EscalationChannel {
   readonly asked: Escalation[] = [];

@@ -14,7 +14,7 @@ import { answerFor, QueueChannel, type AnswerBody, type Held } from '../../src/e
 import { requestExists, writeAnswerFile } from '../../src/escalation/queue-files.js';
 import { answerSteps, withdrawSteps, type Fate, type Step, type Steps } from '../../src/escalation/queue-protocol.js';
 import type { EscalationOutcome } from '../../src/escalation/types.js';
-import { wispPaths, type WispPaths } from '../../src/paths.js';
+import { wispPaths, type WispPaths } from '../../src/core/paths.js';
 
 
 // Operations that change the directory: after one, a waiting party has something new to look at.

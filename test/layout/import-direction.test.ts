@@ -1,6 +1,7 @@
-// Imports run one way (issue 18, point 6): the engine in src/ never reaches up into a face — ui/, commands/, bin/ —
-// nor loads a face's libraries (ink, react, commander), so `wisp mcp` and `wisp respond` never pay for them and the
-// engine can be used without a terminal. Every import form is read: static, re-export, dynamic, and type-only.
+// Imports run one way (issue 18, point 6; ADR 0061): each folder has a layer, and a module imports only its own
+// folder or a lower layer. The engine in src/ never reaches up into a face — ui/, commands/, bin/ — nor loads a
+// face's libraries (ink, react, commander), so `wisp mcp` and `wisp respond` never pay for them; src/core/ imports
+// nothing of wisp. Every import form is read: static, re-export, dynamic, and type-only.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -9,11 +10,93 @@ const ROOT = resolve(import.meta.dirname, '..', '..');
 const FACES = ['ui', 'commands', 'bin'];
 const FACE_PACKAGES = ['ink', 'react', 'commander'];
 
+/**
+ * The layers, lowest first. Folders on one line share a layer and may not import each other. Below config sit the
+ * model backends (they read a shape of the config, not the config module) and the sandbox; above it the audit log
+ * (it reads its rotation sizes from the config). The gate consults escalation, never the other way round.
+ */
+const LAYERS: readonly (readonly string[])[] = [
+  ['src/core'],
+  ['src/util'],
+  ['src/model', 'src/sandbox'],
+  ['src/config'],
+  ['src/audit'],
+  ['src/escalation'],
+  ['src/gate'],
+  ['src/exec'],
+  ['src/tools'],
+  ['src/session'],
+  ['src/mcp', 'ui'],
+  ['commands'],
+  ['bin'],
+];
+const RANK = new Map(LAYERS.flatMap((folders, rank) => folders.map((f) => [f, rank] as const)));
+
+/** The layer folder of a path relative to the root (`src/gate/x.ts` → `src/gate`), or undefined. */
+function folderOf(path: string): string | undefined {
+  const segs = path.split(sep);
+  const folder = segs[0] === 'src' ? `src/${segs[1]}` : segs[0]!;
+  return RANK.has(folder) ? folder : undefined;
+}
+
+/** Why `file` importing `spec` goes against the layers, or undefined. */
+function layerViolation(file: string, spec: string): string | undefined {
+  if (!spec.startsWith('.')) return undefined;
+  const from = folderOf(relative(ROOT, file));
+  const target = relative(ROOT, resolve(dirname(file), spec));
+  const to = folderOf(target);
+  if (from === undefined) return `is in no layer (add its folder to LAYERS)`;
+  if (to === undefined) return target.startsWith(`src${sep}`) ? `imports ${target}, which is in no layer` : undefined;
+  if (from === to || RANK.get(to)! < RANK.get(from)!) return undefined;
+  return `imports ${target} (${to} is not below ${from})`;
+}
+
+/** Cycles in the import graph of `files`, each as its list of files (Tarjan's strongly connected components). */
+function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const scc: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        scc.push(w);
+      } while (w !== v);
+      if (scc.length > 1) found.push(scc.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return found;
+}
+
+/** The file a relative specifier names (`./x.js` → `x.ts` or `x.tsx`), or undefined. */
+function resolveFile(file: string, spec: string, known: ReadonlySet<string>): string | undefined {
+  const base = resolve(dirname(file), spec).replace(/\.c?js$/, '');
+  return [`${base}.ts`, `${base}.tsx`, `${base}.cts`, join(base, 'index.ts')].find((c) => known.has(c));
+}
+
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const path = join(dir, e.name);
     if (e.isDirectory()) return sources(path);
-    return /\.(ts|tsx|mts|js|mjs)$/.test(e.name) ? [path] : [];
+    return /\.(ts|tsx|mts|cts|js|mjs)$/.test(e.name) ? [path] : [];
   });
 }
 
@@ -57,6 +140,50 @@ describe('import direction', () => {
     expect(violation(file, 'react/jsx-runtime')).toMatch(/react/);
     expect(violation(file, '../audit/writer.js')).toBeUndefined();
     expect(violation(file, 'zod')).toBeUndefined();
+  });
+
+  it('the layer check names an upward import, an import within one layer, and core importing wisp', () => {
+    expect(layerViolation(join(ROOT, 'src', 'config', 'schema.ts'), '../escalation/types.js')).toMatch(/not below/);
+    expect(layerViolation(join(ROOT, 'src', 'mcp', 'server.ts'), '../../ui/App.js')).toMatch(/not below/);
+    expect(layerViolation(join(ROOT, 'src', 'core', 'levels.ts'), '../util/atomic.js')).toMatch(/not below/);
+    expect(layerViolation(join(ROOT, 'src', 'gate', 'gate.ts'), '../escalation/types.js')).toBeUndefined();
+    expect(layerViolation(join(ROOT, 'src', 'gate', 'gate.ts'), './types.js')).toBeUndefined();
+    expect(layerViolation(join(ROOT, 'src', 'newthing', 'x.ts'), '../core/ids.js')).toMatch(/no layer/);
+    expect(cycles(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]]))).toEqual([['a', 'b', 'c']]);
+  });
+
+  it('every import in src/, ui/, commands/ and bin/ goes to its own folder or a lower layer', () => {
+    const files = ['src', 'ui', 'commands', 'bin'].flatMap((d) => sources(join(ROOT, d)));
+    const found: string[] = [];
+    for (const file of files) {
+      for (const spec of specifiers(readFileSync(file, 'utf8'))) {
+        const why = layerViolation(file, spec);
+        if (why) found.push(`${relative(ROOT, file)} ${why}`);
+      }
+    }
+    expect(found).toEqual([]);
+  });
+
+  it('src/core/ imports nothing of wisp outside itself', () => {
+    const found: string[] = [];
+    for (const file of sources(join(ROOT, 'src', 'core'))) {
+      for (const spec of specifiers(readFileSync(file, 'utf8'))) {
+        if (spec.startsWith('.') && !resolve(dirname(file), spec).startsWith(join(ROOT, 'src', 'core') + sep)) found.push(`${relative(ROOT, file)} imports ${spec}`);
+      }
+    }
+    expect(found).toEqual([]);
+  });
+
+  it('no import cycles, type-only imports included', () => {
+    const files = ['src', 'ui', 'commands', 'bin'].flatMap((d) => sources(join(ROOT, d)));
+    const known = new Set(files);
+    const graph = new Map(
+      files.map((file) => [
+        file,
+        specifiers(readFileSync(file, 'utf8')).flatMap((s) => (s.startsWith('.') ? [resolveFile(file, s, known)].filter((x) => x !== undefined) : [])),
+      ]),
+    );
+    expect(cycles(graph).map((c) => c.map((f) => relative(ROOT, f)).join(' → '))).toEqual([]);
   });
 
   it('nothing in src/ imports ui/, commands/, bin/, ink, react or commander', () => {

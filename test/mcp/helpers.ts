@@ -17,10 +17,10 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { MemoryAudit, type AuditEvent } from '../../src/audit/kinds.js';
 import { defaultConfig, type Config } from '../../src/config/schema.js';
-import type { ChannelName } from '../../src/escalation/types.js';
+import type { ChannelName } from '../../src/core/channels.js';
 import { createWispMcp, type RespondStructured, type WispMcp } from '../../src/mcp/server.js';
 import type { ChatMessage, GenerateOptions, LanguageModel, ModelReply } from '../../src/model/types.js';
-import { wispPaths, type WispPaths } from '../../src/paths.js';
+import { wispPaths, type WispPaths } from '../../src/core/paths.js';
 import { openSession } from '../../src/session/session.js';
 
 export type ScriptResponse = { text?: string; toolCalls?: Array<{ name: string; arguments: Record<string, unknown> }>; delayMs?: number };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/schema.js';
-import { WispError } from '../../src/util/errors.js';
+import { WispError } from '../../src/core/errors.js';
 import { ModelError, createModel, parseModelSpec } from '../../src/model/index.js';
 import { OllamaModel } from '../../src/model/ollama.js';
 import { OpenAIModel } from '../../src/model/openai.js';

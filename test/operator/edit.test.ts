@@ -18,7 +18,7 @@ import {
   weakenings,
 } from '../../src/config/edit.js';
 import { ConfigSchema, defaultConfig } from '../../src/config/schema.js';
-import { ConfigError } from '../../src/util/errors.js';
+import { ConfigError } from '../../src/core/errors.js';
 
 const tmpFile = (content?: string): string => {
   const dir = mkdtempSync(join(tmpdir(), 'wisp-edit-'));

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MemoryAudit } from '../../src/audit/kinds.js';
 import { QueueChannel } from '../../src/escalation/queue.js';
-import { wispPaths } from '../../src/paths.js';
+import { wispPaths } from '../../src/core/paths.js';
 import { explore, scratchRoot } from '../helpers/queue-interleave.js';
 import { RACE_DECISIONS, verdictOf, type RacerReport } from '../helpers/queue-race.js';
 

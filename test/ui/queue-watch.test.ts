@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryAudit } from '../../src/audit/kinds.js';
 import { QueueChannel, answerRequest, listPending } from '../../src/escalation/queue.js';
 import type { Escalation, EscalationOutcome } from '../../src/escalation/types.js';
-import { wispPaths, type WispPaths } from '../../src/paths.js';
+import { wispPaths, type WispPaths } from '../../src/core/paths.js';
 import { DialogStore } from '../../ui/dialog-store.js';
 import { ANSWERED_ELSEWHERE, QueueWatch } from '../../ui/queue-watch.js';
 import type { EntryBody } from '../../ui/transcript-entries.js';

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigSchema } from '../../src/config/schema.js';
 import { ApprovalCache } from '../../src/gate/session-approvals.js';
 import { ApprovalStore } from '../../src/gate/store.js';
-import { wispPaths } from '../../src/paths.js';
+import { wispPaths } from '../../src/core/paths.js';
 import { openSession } from '../../src/session/session.js';
 import { App } from '../../ui/App.js';
 import { DialogStore } from '../../ui/dialog-store.js';

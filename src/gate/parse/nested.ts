@@ -2,7 +2,7 @@
 // `trap`, `watch`, `ssh host CMD`, `find -exec`, a shell fed by a heredoc or here-string. Each body is parsed again
 // (up to MAX_DEPTH) and its parts listed after the command's.
 import type { Node as TsNode } from 'web-tree-sitter';
-import { shellOf } from '../shells.js';
+import { shellOf } from '../../core/shells.js';
 import { requote } from '../words.js';
 import { resolveCommand } from '../wrappers.js';
 import { type Collector, type Ctx, MAX_DEPTH } from './context.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { safeJson } from '../../src/display/json.js';
+import { safeJson } from '../../src/core/safe-json.js';
 
 describe('safeJson', () => {
   const hostile = 'rm\u202e -rf \u009b2J\u200b~\u{E0041}\u2066x\u2069\ufeff';

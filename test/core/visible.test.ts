@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MAX_CHARS, hasHidden, hasLongRun, LONG_RUN, visible } from '../../src/display/visible.js';
+import { DEFAULT_MAX_CHARS, hasHidden, hasLongRun, LONG_RUN, visible } from '../../src/core/visible.js';
 
 // Anything a terminal would act on or hide. None of these may survive visible() raw.
 const DANGEROUS_RAW =
