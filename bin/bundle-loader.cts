@@ -51,6 +51,19 @@ export function loadBundle(entry: string): Main | undefined {
   }
 }
 
+/**
+ * The ES-module bundle of the chat face (dist/chat/main.js, ADR 0057) as a URL to import, or undefined when it is
+ * missing or older than `entry` (a `tsc`-only build): then the chat runs from the modules of dist/.
+ */
+export function chatBundle(entry: string): string | undefined {
+  try {
+    const file = join(dirname(dirname(entry)), 'chat', 'main.js');
+    return statSync(file).mtimeMs < statSync(entry).mtimeMs ? undefined : pathToFileURL(file).href;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Where a cache may live, in order: beside the bundle, then $WISP_HOME/cache (~/.wisp/cache). */
 function cachePlaces(dist: string): string[] {
   const fromEnv = process.env.WISP_HOME;

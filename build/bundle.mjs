@@ -145,3 +145,36 @@ const body = readFileSync(OUT, 'utf8');
 const hash = createHash('sha256').update(body).digest('hex').slice(0, 16);
 writeFileSync(OUT, `// wisp-bundle ${hash}\n` + body);
 process.stderr.write(`bundle: ${relative(ROOT, OUT)} ${(statSync(OUT).size / 1024).toFixed(0)} KiB; dynamic imports left: ${[...externals].sort().join(', ')}\n`);
+
+// The ES-module faces (ADR 0057): `wisp chat` imports Ink, React and, behind its first frame, the session, the MCP
+// SDK and the model runtime. Loaded as a few hundred ES modules, Node spends most of the chat's start reading and
+// linking files; as one ES-module bundle with a chunk per dynamic import, the input line needs a handful of files and
+// the rest loads behind it. ES modules, not the CommonJS bundle above: yoga (Ink's layout) awaits its wasm at the
+// top level. The chat runs wholly from here (commander and main.js included), so no module of ours is loaded twice.
+const CHAT = join(DIST, 'chat');
+/** Left out: native code, wasm found beside the package, and packages loaded through createRequire on purpose. */
+const CHAT_EXTERNAL = ['web-tree-sitter', 'tree-sitter-bash', 'node-llama-cpp', '@node-llama-cpp/*', 'cosmiconfig', 'react-devtools-core'];
+rmSync(CHAT, { recursive: true, force: true });
+const chat = await build({
+  entryPoints: { main: ENTRY },
+  outdir: CHAT,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  external: CHAT_EXTERNAL,
+  // CommonJS packages inside (React, …) may call require() for Node's built-ins at run time.
+  banner: { js: "import { createRequire as __wispCreateRequire } from 'node:module'; const require = __wispCreateRequire(import.meta.url);" },
+  // React's production build: the development one is several times larger and checks what only a React developer needs.
+  define: { 'process.env.NODE_ENV': '"production"' },
+  logLevel: 'warning',
+  minifyWhitespace: true,
+  minifySyntax: true,
+  charset: 'ascii',
+  legalComments: 'none',
+  metafile: true,
+});
+if (chat.errors.length) process.exit(1);
+const chatFiles = Object.values(chat.metafile.outputs);
+process.stderr.write(`bundle: ${relative(ROOT, CHAT)}/ ${chatFiles.length} files, ${(chatFiles.reduce((n, o) => n + o.bytes, 0) / 1024).toFixed(0)} KiB\n`);

@@ -30,7 +30,7 @@ const cacheFiles = (dir: string): string[] => (existsSync(dir) ? readdirSync(dir
 /** What the bin prints for a few faces that run from the bundle. */
 function answers(home: string): string[] {
   const out: string[] = [];
-  for (const args of [['check', '--json', '--', 'ls'], ['check', '--json', '--', 'git log --oneline | head -5'], ['check', '--json', '--', 'sudo ls'], ['tools', '--json'], ['--help'], ['doctr']]) {
+  for (const args of [['check', '--json', '--', 'ls'], ['check', '--json', '--', 'git log --oneline | head -5'], ['check', '--json', '--', 'sudo ls'], ['tools', '--json'], ['--help'], ['doctr'], ['chat', '--help'], ['chat', '--resume', 'x', '--continue']]) {
     const r = run(args, home);
     out.push(`${args.join(' ')} → ${r.status}\n${r.stdout}\n${r.stderr}`);
   }
@@ -64,14 +64,18 @@ describe('the bundled bin (ADR 0041)', () => {
     } finally {
       bin = cjs;
     }
-    // Without the bundle the bin imports dist/commands/main.js: the same answers again.
+    // Without the bundles the bin imports dist/commands/main.js: the same answers again.
     const saved = join(work, 'bundle.saved');
     cpSync(join(dist, 'wisp.bundle.cjs'), saved);
     rmSync(join(dist, 'wisp.bundle.cjs'));
+    const savedChat = join(work, 'chat.saved');
+    cpSync(join(dist, 'chat'), savedChat, { recursive: true });
+    rmSync(join(dist, 'chat'), { recursive: true });
     try {
       expect(answers(freshHome('h3'))).toEqual(bundled);
     } finally {
       cpSync(saved, join(dist, 'wisp.bundle.cjs'));
+      cpSync(savedChat, join(dist, 'chat'), { recursive: true });
     }
   }, 240_000);
 
@@ -119,6 +123,29 @@ describe('the bundled bin (ADR 0041)', () => {
     const g = run(['check', '--json', '--', 'sudo ls'], home);
     expect(g.stdout).toBe(r.stdout);
     expect(statSync(file).size).not.toBe(4096);
+  }, 120_000);
+
+  it('the chat runs from its ES-module bundle (ADR 0057), and not from a stale one', () => {
+    const home = freshHome('h7');
+    expect(readdirSync(join(dist, 'chat')).length).toBeGreaterThan(1); // split: the entry and its chunks
+    const entry = join(dist, 'chat', 'main.js');
+    const saved = join(work, 'chat-main.saved');
+    cpSync(entry, saved);
+    try {
+      // A current chat bundle is what runs `wisp chat`…
+      writeFileSync(entry, 'export async function main() { process.stdout.write("from the chat bundle\\n"); return 0; }\n');
+      expect(run(['chat', '--help'], home).stdout).toBe('from the chat bundle\n');
+      // …and only `wisp chat`.
+      expect(run(['tools', '--json'], home).stdout).not.toContain('from the chat bundle');
+      // Older than the bin (a tsc-only build since): the modules of dist/ answer.
+      const old = new Date(Date.now() - 3600_000);
+      utimesSync(entry, old, old);
+      const r = run(['chat', '--help'], home);
+      expect(r.stdout).not.toContain('from the chat bundle');
+      expect(r.stdout).toContain('Usage: wisp chat');
+    } finally {
+      cpSync(saved, entry);
+    }
   }, 120_000);
 
   it('a stale bundle (older than the bin, as after a tsc-only build) or a broken one is not run', () => {
