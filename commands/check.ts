@@ -74,11 +74,11 @@ export async function runCheck(line: string, flags: CheckFlags): Promise<void> {
   if (!isDir) throw new UsageError(`working directory does not exist: ${cwd}`);
 
   // Start-up matters here (docs/performance.md, ADRs 0012 and 0040). A line of plain words (`ls`, `git status`) is
-  // decided without loading the parser at all; any other line loads it and is decided again from the start, with the
+  // decided without loading the parser at all, and so is a simple line of such commands (ADR 0052); any other line loads it and is decided again from the start, with the
   // same answer the gate gives. The config loader skips zod when there is no config file. A one-shot process keeps
   // the wasm on V8's baseline compiler: one pipeline or heredoc is enough for V8 to start optimising the grammar's
   // lexer in the background, about a second of CPU that the process would then wait for before it could exit.
-  const [{ initParser, isPlainLine, parserReady: parserLoaded, withoutParser }, { loadConfigQuick }, { wispHome }, { analyzeLine, decisionFor }] = await Promise.all([
+  const [{ initParser, isPlainLine, isSimpleLine, parserReady: parserLoaded, withoutParser }, { loadConfigQuick }, { wispHome }, { analyzeLine, decisionFor }] = await Promise.all([
     import('../src/gate/parse.js'),
     import('../src/config/quick.js'),
     import('../src/core/paths.js'),
@@ -89,8 +89,9 @@ export async function runCheck(line: string, flags: CheckFlags): Promise<void> {
     if (!parserLoaded()) process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only');
     return initParser();
   };
-  // A line that is not plain words needs the parser: its wasm then compiles while the config loads.
-  if (!isPlainLine(line)) loadParser().catch(() => {}); // a failure is reported where it is awaited again
+  // A line that is neither plain words nor a simple line (ADR 0052: `git log --oneline | head -5`) needs the parser:
+  // its wasm then compiles while the config loads.
+  if (!isPlainLine(line) && !isSimpleLine(line)) loadParser().catch(() => {}); // a failure is reported where it is awaited again
   const loaded = await loadConfigQuick({ home: wispHome(), cwd });
   for (const w of loaded.warnings) process.stderr.write(`wisp: warning: ${w}\n`);
   const analysis = await withoutParser(() => analyzeLine(line, loaded.config, cwd), loadParser);
