@@ -141,7 +141,7 @@ async function startSession(o: StartOptions): Promise<Started> {
     home,
     config: loaded.config,
     channel,
-    ...(channel === 'terminal' ? { channelInstance: new TerminalChannel(store) } : {}),
+    ...(channel === 'terminal' ? { faceChannel: () => new TerminalChannel(store) } : {}),
     client: 'chat',
     warn: (text) => notes.push({ kind: 'error', text }),
     ...(modelSpec ? { modelSpec } : {}),

@@ -32,7 +32,7 @@ export async function runMcp(flags: McpFlags): Promise<number> {
   const server = await createWispMcp({
     config: loaded.config,
     channel,
-    openSession: (channelInstance, wrapChannel) =>
+    openSession: (faceChannel, wrapChannel) =>
       openSession({
         entryPoint: 'mcp',
         cwd,
@@ -41,7 +41,7 @@ export async function runMcp(flags: McpFlags): Promise<number> {
         channel,
         client: 'mcp',
         warn,
-        ...(channelInstance ? { channelInstance } : {}),
+        ...(faceChannel ? { faceChannel } : {}),
         ...(wrapChannel ? { wrapChannel } : {}),
         ...(flags.model ? { modelSpec: flags.model } : {}),
         ...(flags.tool && flags.tool.length ? { toolNames: flags.tool } : {}),

@@ -23,8 +23,8 @@ export interface ElicitationOptions {
   readonly server: ElicitingServer;
   /** `approval.persistDays`, for the scope titles. */
   readonly persistDays: number;
-  /** Audit sink for `escalation.answered`; attached once the session exists. */
-  audit?: AuditSink;
+  /** Audit sink for `escalation.answered` (the session's). */
+  readonly audit?: AuditSink;
   /** The id of the tools/call being served, so the dialog is tied to it (relatedRequestId). */
   readonly currentRequestId?: () => RequestId | undefined;
   /**
@@ -38,10 +38,6 @@ export class ElicitationChannel implements EscalationChannel {
   readonly name = 'elicitation' as const;
 
   constructor(private readonly opts: ElicitationOptions) {}
-
-  set audit(audit: AuditSink) {
-    this.opts.audit = audit;
-  }
 
   /** Did the connected client advertise form elicitation? (`elicitation: {}` counts as form.) */
   get available(): boolean {

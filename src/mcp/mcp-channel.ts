@@ -3,7 +3,6 @@
 //   - the client renders elicitation, outOfBand off → the dialog alone;
 //   - the client cannot render it → the queue alone (outOfBand on), else a refusal that says what to do —
 // reports progress while a person is asked, and lists what is in flight (for `wisp://pending`).
-import type { AuditSink } from '../audit/kinds.js';
 import { visible } from '../core/visible.js';
 import { RaceChannel } from '../escalation/race.js';
 import type { ChannelName } from '../core/channels.js';
@@ -30,22 +29,19 @@ export interface McpChannelOptions extends ElicitationOptions {
   readonly progressIntervalMs?: number;
   /** The connected client's name, for queue listings. */
   readonly clientName?: () => string | undefined;
+  /** The queue leg, raced beside the dialog when outOfBand is on (and asked alone when the client has no dialog). */
+  readonly queue?: EscalationChannel;
 }
 
 export class McpChannel implements EscalationChannel {
   readonly name = 'elicitation' as const;
   readonly dialog: ElicitationChannel;
-  private queue: EscalationChannel | undefined;
+  private readonly queue: EscalationChannel | undefined;
   private readonly inFlight = new Map<string, InFlight>();
 
   constructor(private readonly opts: McpChannelOptions) {
     this.dialog = new ElicitationChannel(opts);
-  }
-
-  /** Attaches what exists only once the session is open: its audit sink and the queue leg. */
-  attach(parts: { audit: AuditSink; queue?: EscalationChannel }): void {
-    this.dialog.audit = parts.audit;
-    this.queue = parts.queue;
+    this.queue = opts.queue;
   }
 
   /** The queue alone when the client has no dialog (and the queue is on); otherwise the dialog (raced or not). */

@@ -19,7 +19,7 @@ import { visible } from '../core/visible.js';
 import type { ChannelName } from '../core/channels.js';
 import type { Escalation, EscalationChannel } from '../escalation/types.js';
 import { initParser } from '../gate/parse.js';
-import { makeQueueChannel } from '../session/queue-wiring.js';
+import type { FaceChannel } from '../session/build-channel.js';
 import type { Session } from '../session/session.js';
 import { VERSION } from '../core/version.js';
 import { McpChannel } from './mcp-channel.js';
@@ -39,11 +39,11 @@ export interface WispMcpOptions {
   /** The escalation channel, already resolved by the face (operator-only: no tool argument changes it). */
   readonly channel: ChannelName;
   /**
-   * Opens the server's session. For the `elicitation` channel it is handed the channel to use, which must be
-   * passed on as `SessionOptions.channelInstance`; `wrapChannel` must be passed on as `SessionOptions.wrapChannel`
+   * Opens the server's session. For the `elicitation` channel it is handed the server's channel factory, which must
+   * be passed on as `SessionOptions.faceChannel`; `wrapChannel` must be passed on as `SessionOptions.wrapChannel`
    * (it lets a task show `input_required` while one of its escalations waits).
    */
-  readonly openSession: (channelInstance?: EscalationChannel, wrapChannel?: (c: EscalationChannel) => EscalationChannel) => Promise<Session>;
+  readonly openSession: (faceChannel?: FaceChannel, wrapChannel?: (c: EscalationChannel) => EscalationChannel) => Promise<Session>;
   /** Interval of "still waiting" progress lines while a person is asked. @default 10000 */
   readonly progressIntervalMs?: number;
   /** The poll interval tasks suggest to clients (and the SDK's tasks/result waits between looks). @default 500 */
@@ -101,18 +101,23 @@ export async function createWispMcp(opts: WispMcpOptions): Promise<WispMcp> {
   const callContext = new AsyncLocalStorage<CallScope>();
   const clientName = () => mcp.server.getClientVersion()?.name;
 
+  // The server's channel is built by the session's one channel builder, from the session's audit log and queue.
   let channel: McpChannel | undefined;
-  if (opts.channel === 'elicitation') {
-    channel = new McpChannel({
-      server: mcp.server,
-      persistDays: opts.config.approval.persistDays,
-      outOfBand: opts.config.escalation.outOfBand,
-      currentRequestId: () => callContext.getStore()?.requestId,
-      currentTask: () => callContext.getStore()?.taskId,
-      clientName,
-      ...(opts.progressIntervalMs !== undefined ? { progressIntervalMs: opts.progressIntervalMs } : {}),
-    });
-  }
+  const face: FaceChannel | undefined =
+    opts.channel === 'elicitation'
+      ? (parts, queue) =>
+          (channel = new McpChannel({
+            server: mcp.server,
+            audit: parts.audit,
+            queue: queue(),
+            persistDays: parts.config.approval.persistDays,
+            outOfBand: parts.config.escalation.outOfBand,
+            currentRequestId: () => callContext.getStore()?.requestId,
+            currentTask: () => callContext.getStore()?.taskId,
+            clientName,
+            ...(opts.progressIntervalMs !== undefined ? { progressIntervalMs: opts.progressIntervalMs } : {}),
+          }))
+      : undefined;
   // Channels that make a turn wait for a person report the wait to the turn's task (input_required).
   const waits = opts.channel === 'elicitation' || opts.channel === 'queue';
   const wrap = (inner: EscalationChannel): EscalationChannel =>
@@ -124,12 +129,7 @@ export async function createWispMcp(opts: WispMcpOptions): Promise<WispMcp> {
           describe: (e, id) => waitingLine(e, id),
         })
       : inner;
-  const session = await opts.openSession(channel, wrap);
-  if (channel) {
-    const client = session.opts.client;
-    const queue = makeQueueChannel({ paths: session.paths, audit: session.audit, config: session.config, ...(client ? { client } : {}) });
-    channel.attach({ audit: session.audit, queue: queue.channel });
-  }
+  const session = await opts.openSession(face, wrap);
   const threads = new ThreadManager(session, session.config.mcp.maxThreads, clientName);
   const serverCtx: AuditContext = { session: session.id };
 

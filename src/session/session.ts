@@ -6,9 +6,8 @@ import type { AuditContext, AuditSink } from '../audit/kinds.js';
 import { openAudit } from '../audit/writer.js';
 import { loadConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
-import { AutoChannel, DenyChannel } from '../escalation/channels.js';
 import { PendingEscalations } from '../escalation/pending.js';
-import { ResultChannel } from '../escalation/result.js';
+import type { ResultChannel } from '../escalation/result.js';
 import type { ChannelName } from '../core/channels.js';
 import type { EscalationChannel } from '../escalation/types.js';
 import { initParser } from '../gate/parse.js';
@@ -23,11 +22,11 @@ import type { LanguageModel } from '../model/types.js';
 import { wispHome, wispPaths, type WispPaths } from '../core/paths.js';
 import { selectTools } from '../tools/registry.js';
 import type { WispTool } from '../tools/types.js';
-import { UsageError } from '../core/errors.js';
 import { shortId } from '../core/ids.js';
 import { VERSION } from '../core/version.js';
 import { Conversation } from './conversation.js';
-import { makeQueueChannel, makeDeferredQueue, type QueueHandle } from './queue-wiring.js';
+import { buildChannel, type FaceChannel } from './build-channel.js';
+import type { QueueHandle } from './queue-wiring.js';
 
 export type EntryPoint = 'respond' | 'chat' | 'mcp';
 
@@ -40,8 +39,8 @@ export interface SessionOptions {
   readonly defaultOrder?: boolean;
   /** The channel's name, already resolved by the face (flag > config > the face's default). */
   readonly channel: ChannelName;
-  /** A face-built channel (the chat dialog, MCP elicitation); required for `terminal` and `elicitation`. */
-  readonly channelInstance?: EscalationChannel;
+  /** The face's own channel (the chat dialog, MCP elicitation); required for `terminal` and `elicitation`. */
+  readonly faceChannel?: FaceChannel;
   readonly toolNames?: readonly string[];
   readonly noTools?: boolean;
   readonly client?: string;
@@ -163,34 +162,13 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
   const model = createModel(spec, config);
   const pendingInquiries = new PendingEscalations(config.escalation.pendingSeconds * 1000);
 
-  let channel: EscalationChannel;
-  let queue: QueueHandle | undefined;
-  let resultChannel: ResultChannel | undefined;
-  switch (opts.channel) {
-    case 'auto':
-      channel = new AutoChannel();
-      break;
-    case 'deny':
-      channel = new DenyChannel();
-      break;
-    case 'queue':
-      queue = makeQueueChannel({ paths, audit, config, ...(opts.client ? { client: opts.client } : {}) });
-      channel = queue.channel;
-      break;
-    case 'result':
-      resultChannel = new ResultChannel(
-        pendingInquiries,
-        makeDeferredQueue({ paths, audit, config, ...(opts.client ? { client: opts.client } : {}) }),
-      );
-      channel = resultChannel;
-      break;
-    case 'terminal':
-    case 'elicitation':
-      if (!opts.channelInstance) throw new UsageError(`the ${opts.channel} channel is only available in its own face`);
-      channel = opts.channelInstance;
-      break;
-  }
-  if (opts.wrapChannel) channel = opts.wrapChannel(channel);
+  const { channel, queue, resultChannel } = buildChannel(
+    opts.channel,
+    { paths, audit, config, ...(opts.client ? { client: opts.client } : {}) },
+    pendingInquiries,
+    opts.faceChannel,
+    opts.wrapChannel,
+  );
 
   const classifier =
     classifierMode(config.approval) === 'model'

@@ -97,7 +97,7 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
     channel,
     ...(opts.progressIntervalMs !== undefined ? { progressIntervalMs: opts.progressIntervalMs } : {}),
     ...(opts.taskPollIntervalMs !== undefined ? { taskPollIntervalMs: opts.taskPollIntervalMs } : {}),
-    openSession: async (channelInstance, wrapChannel) => {
+    openSession: async (faceChannel, wrapChannel) => {
       const session = await openSession({
         entryPoint: 'mcp',
         cwd: dirs.work,
@@ -108,7 +108,7 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
         audit,
         modelSpec: `script:${script}`,
         warn: () => undefined,
-        ...(channelInstance ? { channelInstance } : {}),
+        ...(faceChannel ? { faceChannel } : {}),
         ...(wrapChannel ? { wrapChannel } : {}),
       });
       // Record what each conversation's model is given.
