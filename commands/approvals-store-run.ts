@@ -5,7 +5,7 @@ import { basename } from 'node:path';
 import { visible } from '../src/core/visible.js';
 import { ApprovalStore, CorruptApprovalsError, type StoredApproval } from '../src/gate/store.js';
 import { wispPaths } from '../src/core/paths.js';
-import { recordOperatorEvent } from '../src/audit/operator.js';
+import { recordOperatorEvent, type Revocation } from '../src/audit/operator.js';
 import { UsageError, WispError } from '../src/core/errors.js';
 import { quietOnClosedPipe, renderTable } from './output.js';
 
@@ -93,6 +93,6 @@ export function clearApprovals(): void {
  * Revocations are decisions too: audited as `approval.revoked` after the store changed (a revocation only makes the
  * gate stricter, so it stands even if the log then fails — that failure is reported, exit 1).
  */
-function recordRevocation(details: Record<string, unknown>): void {
-  recordOperatorEvent(wispPaths(), 'approval.revoked', details);
+function recordRevocation(revocation: Revocation): void {
+  recordOperatorEvent(wispPaths(), { kind: 'approval.revoked', revocation });
 }

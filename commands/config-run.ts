@@ -76,17 +76,8 @@ function edit(req: { key: string; value?: string; action: 'set' | 'unset' }): vo
   if (change.weakens.length > 0) process.stderr.write(`wisp: note: this weakens the gate: ${change.weakens.join('; ')}\n`);
 }
 
-function recordChange(paths: ReturnType<typeof wispPaths>, c: ConfigChange): void {
-  recordOperatorEvent(paths, 'config.change', {
-    action: c.action,
-    key: c.key,
-    before: c.before,
-    after: c.after,
-    ...(c.fileBefore !== undefined ? { fileBefore: c.fileBefore } : {}),
-    ...(c.fileAfter !== undefined ? { fileAfter: c.fileAfter } : {}),
-    file: c.file,
-    weakens: c.weakens,
-  });
+function recordChange(paths: ReturnType<typeof wispPaths>, change: ConfigChange): void {
+  recordOperatorEvent(paths, { kind: 'config.change', change });
 }
 
 export function configPath(all: boolean): void {

@@ -173,7 +173,7 @@ export class SessionEngine implements ChatEngine {
       },
       recordRevocation: (details) => {
         this.onRevoked(details.ids);
-        recordOperatorEvent(s.paths, 'approval.revoked', details);
+        recordOperatorEvent(s.paths, { kind: 'approval.revoked', revocation: details });
       },
     };
   }

@@ -2,6 +2,7 @@
 // /quit. Plain functions over a small context, so they are tested without Ink; the App prints what they return
 // (through visible(), like everything else in the transcript).
 import type { AuditContext, AuditSink } from '../src/audit/kinds.js';
+import { writeOperatorEvent, type Revocation } from '../src/audit/operator.js';
 import { editConfig, getPath, type ConfigChange } from '../src/config/edit.js';
 import type { Config } from '../src/config/schema.js';
 import type { ApprovalCache } from '../src/gate/session-approvals.js';
@@ -32,7 +33,7 @@ export interface SlashContext {
    * Audits a revocation of stored approvals, as `wisp approvals revoke` does (the same `approval.revoked` event,
    * written by the same helper, src/audit/operator.ts). Throws when the log cannot take it.
    */
-  recordRevocation?(details: { action: 'revoke'; ids: string[]; pattern?: string; scope?: string }): void;
+  recordRevocation?(details: Revocation): void;
 }
 
 export type SlashResult =
@@ -228,22 +229,8 @@ function config(line: string, args: string[], ctx: SlashContext): SlashResult {
   return { kind: 'error', text: 'usage: /config [show [KEY]] | /config set KEY VALUE' };
 }
 
-function record(ctx: SlashContext, c: ConfigChange): void {
-  ctx.audit.write(
-    'config.change',
-    {
-      action: c.action,
-      key: c.key,
-      before: c.before,
-      after: c.after,
-      ...(c.fileBefore !== undefined ? { fileBefore: c.fileBefore } : {}),
-      ...(c.fileAfter !== undefined ? { fileAfter: c.fileAfter } : {}),
-      file: c.file,
-      weakens: c.weakens,
-      via: 'chat',
-    },
-    ctx.auditCtx,
-  );
+function record(ctx: SlashContext, change: ConfigChange): void {
+  writeOperatorEvent(ctx.audit, ctx.auditCtx, { kind: 'config.change', change, via: 'chat' });
 }
 
 function table(head: string[], rows: string[][]): string[] {
