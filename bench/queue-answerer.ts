@@ -5,13 +5,13 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import type * as QueueModule from '../src/escalation/queue.js';
-import type * as QueueFilesModule from '../src/escalation/queue-files.js';
+import type * as QueueModule from '../src/escalation/queue/answerer.js';
+import type * as QueueFilesModule from '../src/escalation/queue/files.js';
 import type * as PathsModule from '../src/core/paths.js';
 import { importDist, wallMs } from './lib.js';
 
-const { answerRequest } = await importDist<typeof QueueModule>('src/escalation/queue.js');
-const { readRequest } = await importDist<typeof QueueFilesModule>('src/escalation/queue-files.js');
+const { answerRequest } = await importDist<typeof QueueModule>('src/escalation/queue/answerer.js');
+const { readRequest } = await importDist<typeof QueueFilesModule>('src/escalation/queue/files.js');
 const { wispPaths } = await importDist<typeof PathsModule>('src/core/paths.js');
 const paths = wispPaths();
 process.stdout.write('ready\n');

@@ -9,15 +9,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type * as KindsModule from '../src/audit/kinds.js';
-import type * as QueueModule from '../src/escalation/queue.js';
-import type * as QueueFilesModule from '../src/escalation/queue-files.js';
+import type * as QueueModule from '../src/escalation/queue/asker.js';
+import type * as QueueFilesModule from '../src/escalation/queue/files.js';
 import type * as PathsModule from '../src/core/paths.js';
 import { type BenchContext, importDist, median, pct, ROOT, type Row, sorted, wallMs } from './lib.js';
 
 export async function queueBench(ctx: BenchContext): Promise<Row[]> {
   const { MemoryAudit } = await importDist<typeof KindsModule>('src/audit/kinds.js');
-  const { QueueChannel } = await importDist<typeof QueueModule>('src/escalation/queue.js');
-  const { pendingDir } = await importDist<typeof QueueFilesModule>('src/escalation/queue-files.js');
+  const { QueueChannel } = await importDist<typeof QueueModule>('src/escalation/queue/asker.js');
+  const { pendingDir } = await importDist<typeof QueueFilesModule>('src/escalation/queue/files.js');
   const { wispPaths } = await importDist<typeof PathsModule>('src/core/paths.js');
 
   const home = fs.mkdtempSync(join(tmpdir(), 'wisp-bench-queue-'));

@@ -5,7 +5,7 @@ import { safeJson } from '../src/core/safe-json.js';
 import { Option, type Command } from 'commander';
 import type { AuditContext, AuditSink } from '../src/audit/kinds.js';
 import type { WispPaths } from '../src/core/paths.js';
-import type { AnswerBody } from '../src/escalation/queue.js';
+import type { AnswerBody } from '../src/escalation/queue/answerer.js';
 import { SCOPES, type Scope } from '../src/core/scopes.js';
 import { registerStoreSubcommands } from './approvals-store.js';
 
@@ -51,18 +51,17 @@ export function registerPending(group: Command, verb: Verb): void {
 }
 
 async function listPending(verb: Verb, json: boolean): Promise<void> {
-  const [{ wispPaths }, { scanPending, sweepStale }, { visible }, { formatDuration }, { renderTable, out, quietOnClosedPipe }] =
+  const [{ wispPaths }, { lookAtQueue }, { visible }, { formatDuration }, { renderTable, out, quietOnClosedPipe }] =
     await Promise.all([
       import('../src/core/paths.js'),
-      import('../src/escalation/queue.js'),
+      import('../src/escalation/queue/answerer.js'),
       import('../src/core/visible.js'),
-      import('../src/escalation/queue-display.js'),
+      import('../src/escalation/queue/display.js'),
       import('./output.js'),
     ]);
   quietOnClosedPipe();
   const paths = wispPaths();
-  sweepStale(paths, await openAuditFor(paths), cliContext()); // stale requests are swept, never listed
-  const scan = scanPending(paths);
+  const scan = lookAtQueue(paths, { audit: await openAuditFor(paths), ctx: cliContext() }); // the stale are swept, never listed
   for (const r of scan.refused) process.stderr.write(`wisp: ignoring ${visible(r.file)}: ${r.reason}\n`);
   const requests = scan.live.filter((r) => r.verb === verb);
   if (json) {
@@ -129,7 +128,7 @@ export function wrapLastColumn(headers: readonly string[], rows: ReadonlyArray<r
 export async function answer(verb: Verb, id: string, body: AnswerBody, yes = false): Promise<void> {
   const [{ wispPaths }, { answerFromTerminal }] = await Promise.all([
     import('../src/core/paths.js'),
-    import('../src/escalation/queue-answer.js'),
+    import('../src/escalation/queue/answer-terminal.js'),
   ]);
   const paths = wispPaths();
   await answerFromTerminal({

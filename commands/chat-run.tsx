@@ -159,7 +159,7 @@ async function startSession(o: StartOptions): Promise<Started> {
       home,
       ...(resume ? { resume: resume.chat } : {}),
     });
-    const watch = new QueueWatch({ paths: session.paths, store, report: (e) => feed.emit(e) });
+    const watch = new QueueWatch({ paths: session.paths, store, report: (e) => feed.emit(e), audit: session.audit, auditCtx: session.ctx });
     const timeout = session.config.escalation.timeoutSeconds;
     feed.emit({
       kind: 'info',

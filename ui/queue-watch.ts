@@ -2,10 +2,12 @@
 // queue`, the queue leg of a race) appear in the chat as dialogs, marked with their client and thread, and are
 // answered from here: the answer file is written through the queue module, `via: 'chat'`, bound to the request
 // as it was verified and shown. A request that leaves the queue while shown closes with "answered elsewhere".
-import type { AuditSink } from '../src/audit/kinds.js';
-import { answerAndFollow, scanPending, type AnswerBody } from '../src/escalation/queue.js';
-import type { Fate } from '../src/escalation/queue-protocol.js';
-import { processAlive, type QueueRequest } from '../src/escalation/queue-files.js';
+// The look, the sweep, the staleness rule and the answer are the answering side's (src/escalation/queue/answerer.ts),
+// the same functions `wisp approvals` uses; what is here is the dialog and its words.
+import type { AuditContext, AuditSink } from '../src/audit/kinds.js';
+import { answerAndFollow, closedToAnswers, lookAtQueue, whyGone, type AnswerBody } from '../src/escalation/queue/answerer.js';
+import type { Fate } from '../src/escalation/queue/protocol.js';
+import { pendingDir, type QueueRequest } from '../src/escalation/queue/files.js';
 import type { WispPaths } from '../src/core/paths.js';
 import type { DialogBody, DialogResult, DialogStore } from './dialog-store.js';
 import { remoteEntry, remoteOutcome, type EntryBody } from './transcript-entries.js';
@@ -19,7 +21,9 @@ export interface QueueWatchOptions {
   readonly pollMs?: number;
   /** How long to wait for the asker to take an answer. @default 3000 */
   readonly pickupMs?: number;
+  /** With an audit sink the watch sweeps stale requests as `wisp approvals pending` does (each sweep audited). */
   readonly audit?: AuditSink;
+  readonly auditCtx?: AuditContext;
 }
 
 export const ANSWERED_ELSEWHERE = 'answered elsewhere';
@@ -49,9 +53,10 @@ export class QueueWatch {
   /** One look at the directory (public for tests). */
   poll(): void {
     if (this.stopped) return;
-    let scan: ReturnType<typeof scanPending>;
+    let scan: ReturnType<typeof lookAtQueue>;
     try {
-      scan = scanPending(this.opts.paths);
+      const audit = this.opts.audit;
+      scan = lookAtQueue(this.opts.paths, audit ? { audit, ctx: this.opts.auditCtx ?? { session: 'chat-queue-watch' } } : undefined);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       if (message !== this.dirProblem) {
@@ -73,12 +78,13 @@ export class QueueWatch {
       if (live.has(id)) continue;
       this.known.delete(id);
       // Gone from the queue while still on screen (or waiting behind another dialog).
-      const expired = request.expiresAt !== null && Date.parse(request.expiresAt) <= Date.now();
-      const result: DialogResult = expired
-        ? { kind: 'unanswered', waitedMs: Date.now() - Date.parse(request.createdAt) }
-        : processAlive(request.pid)
-          ? { kind: 'closed', reason: ANSWERED_ELSEWHERE }
-          : { kind: 'closed', reason: 'withdrawn: the asking process ended' };
+      const gone = whyGone(request);
+      const result: DialogResult =
+        gone === 'expired'
+          ? { kind: 'unanswered', waitedMs: Date.now() - Date.parse(request.createdAt) }
+          : gone === 'answered-elsewhere'
+            ? { kind: 'closed', reason: ANSWERED_ELSEWHERE }
+            : { kind: 'closed', reason: 'withdrawn: the asking process ended' };
       this.opts.store.settle(id, result);
     }
 
@@ -106,13 +112,28 @@ export class QueueWatch {
     }
     let fate: Fate;
     try {
-      fate = await answerAndFollow(this.opts.paths, request, body, { via: 'chat', answeredBy: 'human', waitMs: this.opts.pickupMs ?? 5000 });
+      const closed = closedBeforeWriting(this.opts, request);
+      fate = closed ?? (await answerAndFollow(this.opts.paths, request, body, { via: 'chat', answeredBy: 'human', waitMs: this.opts.pickupMs ?? 5000 }));
     } catch (err) {
       say(`your answer could not be written: ${err instanceof Error ? err.message : String(err)}`);
       return;
     }
     say(fate === 'exists' ? `${ANSWERED_ELSEWHERE}; your answer was not used` : pickupWords(remoteOutcome(result), fate));
   }
+}
+
+/**
+ * The answerers' shared check before writing (closedToAnswers), as the fate the person is told: a request already
+ * answered is `exists`, one whose asker is gone `asker-gone`, an expired one `ended`.
+ */
+function closedBeforeWriting(opts: QueueWatchOptions, request: QueueRequest): Fate | undefined {
+  const dir = pendingDir(opts.paths, { create: false });
+  if (!dir) return 'ended';
+  const audit = opts.audit;
+  const closed = closedToAnswers(dir, request, audit ? { audit, ctx: opts.auditCtx ?? { session: 'chat-queue-watch' } } : undefined);
+  if (closed === undefined) return undefined;
+  if (closed.closed === 'answered') return 'exists';
+  return closed.cause === 'asker-gone' ? 'asker-gone' : 'ended';
 }
 
 function bodyOf(request: QueueRequest): DialogBody {
@@ -150,7 +171,7 @@ function answerBody(request: QueueRequest, result: DialogResult): AnswerBody | u
   }
 }
 
-/** What the person is told about their answer: its fate as the queue's record has it (queue-protocol.ts). */
+/** What the person is told about their answer: its fate as the queue's record has it (queue/protocol.ts). */
 function pickupWords(what: string, fate: Fate): string {
   switch (fate) {
     case 'taken':

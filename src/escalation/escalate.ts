@@ -2,7 +2,7 @@
 // audit each step under one id and the channel it actually travelled. The gate (approvals), `ask_operator`
 // (inquiries) and the conversation (pending inquiries redeemed or expired) go through here; nothing else writes
 // `*.requested`, `*.decided` or a final `escalation.settled`. (The queue audits what only it sees: a filed request,
-// a taken answer, an answer it refused, a stale request; src/escalation/queue.ts.)
+// a taken answer, an answer it refused, a stale request; src/escalation/queue/asker.ts.)
 import type { AuditContext, AuditSink } from '../audit/kinds.js';
 import { shortId } from '../core/ids.js';
 import { INQUIRY_ANSWER_MAX_BYTES, type Escalation, type EscalationChannel, type EscalationOutcome, type RaiseContext } from './types.js';

@@ -1,8 +1,8 @@
 // Builds the queue channel (waiting mode) and its deferred form for the result channel, from a session's parts.
 import type { AuditSink } from '../audit/kinds.js';
 import type { Config } from '../config/schema.js';
-import { Notifier } from '../escalation/notify.js';
-import { QueueChannel } from '../escalation/queue.js';
+import { Notifier } from '../escalation/queue/notify.js';
+import { QueueChannel } from '../escalation/queue/asker.js';
 import type { DeferredQueue } from '../escalation/result.js';
 import type { EscalationChannel } from '../escalation/types.js';
 import type { WispPaths } from '../core/paths.js';

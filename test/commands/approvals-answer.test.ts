@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryAudit } from '../../src/audit/kinds.js';
-import { QueueChannel } from '../../src/escalation/queue.js';
-import { answerFromTerminal, type TerminalAnswer } from '../../src/escalation/queue-answer.js';
-import { answerExists, bindingOf, pendingDir, readRequest, writeRequest, type QueueRequest, type UnboundRequest } from '../../src/escalation/queue-files.js';
+import { QueueChannel } from '../../src/escalation/queue/asker.js';
+import { answerFromTerminal, type TerminalAnswer } from '../../src/escalation/queue/answer-terminal.js';
+import { answerExists, bindingOf, pendingDir, readRequest, writeRequest, type QueueRequest, type UnboundRequest } from '../../src/escalation/queue/files.js';
 import { wispPaths } from '../../src/core/paths.js';
 import { UsageError, WispError } from '../../src/core/errors.js';
 

@@ -7,8 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryAudit } from '../../src/audit/kinds.js';
-import { answerRequest, QueueChannel } from '../../src/escalation/queue.js';
-import { answerFromTerminal } from '../../src/escalation/queue-answer.js';
+import { answerRequest } from '../../src/escalation/queue/answerer.js';
+import { QueueChannel } from '../../src/escalation/queue/asker.js';
+import { answerFromTerminal } from '../../src/escalation/queue/answer-terminal.js';
 import {
   answerPath,
   bindingOf,
@@ -18,7 +19,7 @@ import {
   scanDir,
   type QueueRequest,
   type UnboundRequest,
-} from '../../src/escalation/queue-files.js';
+} from '../../src/escalation/queue/files.js';
 import type { EscalationOutcome } from '../../src/escalation/types.js';
 import { wispPaths, type WispPaths } from '../../src/core/paths.js';
 import { WispError } from '../../src/core/errors.js';

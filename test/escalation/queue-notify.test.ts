@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MemoryAudit } from '../../src/audit/kinds.js';
-import { findSystemProgram, noticeFor, Notifier, type Launcher } from '../../src/escalation/notify.js';
-import { QueueChannel } from '../../src/escalation/queue.js';
-import type { QueueRequest } from '../../src/escalation/queue-files.js';
+import { findSystemProgram, noticeFor, Notifier, type Launcher } from '../../src/escalation/queue/notify.js';
+import { QueueChannel } from '../../src/escalation/queue/asker.js';
+import type { QueueRequest } from '../../src/escalation/queue/files.js';
 import { wispPaths } from '../../src/core/paths.js';
 
 function recorder() {

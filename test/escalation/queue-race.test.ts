@@ -6,8 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryAudit } from '../../src/audit/kinds.js';
-import { answerAndFollow, answerRequest, QueueChannel } from '../../src/escalation/queue.js';
-import { answerExists, readRequest } from '../../src/escalation/queue-files.js';
+import { answerAndFollow, answerRequest } from '../../src/escalation/queue/answerer.js';
+import { QueueChannel } from '../../src/escalation/queue/asker.js';
+import { answerExists, readRequest } from '../../src/escalation/queue/files.js';
 import { wispPaths } from '../../src/core/paths.js';
 import { raceAnswerers, verdictOf } from '../helpers/queue-race.js';
 

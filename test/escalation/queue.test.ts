@@ -5,17 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryAudit, type AuditSink } from '../../src/audit/kinds.js';
-import {
-  answerAndFollow,
-  answerRequest,
-  CANCELLED_REASON,
-  listPending,
-  QueueChannel,
-  REMOVED_REASON,
-  sweepStale,
-  type AnswerBody,
-  type QueueChannelOptions,
-} from '../../src/escalation/queue.js';
+import { answerAndFollow, answerRequest, listPending, sweepStale, type AnswerBody } from '../../src/escalation/queue/answerer.js';
+import { CANCELLED_REASON, QueueChannel, REMOVED_REASON, type QueueChannelOptions } from '../../src/escalation/queue/asker.js';
 import {
   answerExists,
   answerPath,
@@ -28,7 +19,7 @@ import {
   takenPath,
   writeAnswerFile,
   type QueueRequest,
-} from '../../src/escalation/queue-files.js';
+} from '../../src/escalation/queue/files.js';
 import type { Escalation, RaiseContext } from '../../src/escalation/types.js';
 import { wispPaths, type WispPaths } from '../../src/core/paths.js';
 

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AuditEvent } from '../../src/audit/kinds.js';
-import { answerRequest, listPending } from '../../src/escalation/queue.js';
+import { answerRequest, listPending } from '../../src/escalation/queue/answerer.js';
 import { DialogStore, type DialogResult } from '../../ui/dialog-store.js';
 import { TerminalChannel } from '../../ui/terminal-channel.js';
 import { call, makeRig, run as runCall } from '../helpers/conversation.js';

@@ -38,7 +38,7 @@ const DYNAMIC_SITES: ReadonlyArray<{ file: string; count: number; why: string }>
   { file: 'src/audit/reader.ts', count: 1, why: "anchored, escaped file names of wisp's own log" },
   { file: 'src/audit/writer.ts', count: 1, why: "anchored, escaped file names of wisp's own log" },
   { file: 'src/util/atomic.ts', count: 1, why: 'anchored, escaped name of a file wisp writes' },
-  { file: 'src/escalation/queue-files.ts', count: 5, why: 'anchored queue file names around the fixed id pattern (checked below)' },
+  { file: 'src/escalation/queue/files.ts', count: 5, why: 'anchored queue file names around the fixed id pattern (checked below)' },
   { file: 'src/config/load.ts', count: 1, why: "only checks that an operator's pattern compiles; it runs on the linear engine (ADR 0017)" },
   { file: 'src/config/schema.ts', count: 1, why: "only checks that an operator's pattern compiles; it runs on the linear engine (ADR 0017)" },
   { file: 'src/util/linear-regex.ts', count: 1, why: 'only checks JavaScript syntax; the pattern runs on the linear engine (ADR 0017)' },
@@ -144,7 +144,7 @@ describe('every built-in regular expression runs in linear time (issue 12.4, ADR
 
   it('the run-time regexes that can be rebuilt here are linear too', () => {
     expect(verdict(STARTUP_OR_SYSTEM.source, STARTUP_OR_SYSTEM.flags)).toBe('linear');
-    const queue = readFileSync(join(ROOT, 'src/escalation/queue-files.ts'), 'utf8');
+    const queue = readFileSync(join(ROOT, 'src/escalation/queue/files.ts'), 'utf8');
     const id = /const ID = (['"`])(.*?)\1/.exec(queue);
     expect(id).not.toBeNull();
     expect(verdict(`^(${id![2]!.replace(/\\\\/g, '\\')})\\.request\\.json$`, '')).toBe('linear');

@@ -5,10 +5,10 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { QueueChannel } from '../../src/escalation/queue.js';
-import { answerRequest } from '../../src/escalation/queue.js';
-import { describeRequest } from '../../src/escalation/queue-display.js';
-import { bindingOf, readRequest, writeAnswerFile, type QueueRequest, type UnboundRequest } from '../../src/escalation/queue-files.js';
+import { QueueChannel } from '../../src/escalation/queue/asker.js';
+import { answerRequest } from '../../src/escalation/queue/answerer.js';
+import { describeRequest } from '../../src/escalation/queue/display.js';
+import { bindingOf, readRequest, writeAnswerFile, type QueueRequest, type UnboundRequest } from '../../src/escalation/queue/files.js';
 import type { EscalationChannel } from '../../src/escalation/types.js';
 import { visible } from '../../src/core/visible.js';
 import { wispPaths } from '../../src/core/paths.js';

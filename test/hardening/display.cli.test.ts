@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryAudit } from '../../src/audit/kinds.js';
-import { QueueChannel } from '../../src/escalation/queue.js';
+import { QueueChannel } from '../../src/escalation/queue/asker.js';
 import { wispPaths } from '../../src/core/paths.js';
 import { BIN, freshHome, wispAsync } from '../helpers/cli.js';
 import { firstRaw, HOSTILE } from './hostile.js';

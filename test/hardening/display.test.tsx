@@ -14,11 +14,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryAudit } from '../../src/audit/kinds.js';
 import type { AuditEntry } from '../../src/audit/reader.js';
 import { formatEntry } from '../../src/audit/format.js';
-import { noticeFor } from '../../src/escalation/notify.js';
-import { QueueChannel } from '../../src/escalation/queue.js';
-import { answerFromTerminal } from '../../src/escalation/queue-answer.js';
-import { describeRequest } from '../../src/escalation/queue-display.js';
-import { bindingOf, type QueueRequest, type UnboundRequest } from '../../src/escalation/queue-files.js';
+import { noticeFor } from '../../src/escalation/queue/notify.js';
+import { QueueChannel } from '../../src/escalation/queue/asker.js';
+import { answerFromTerminal } from '../../src/escalation/queue/answer-terminal.js';
+import { describeRequest } from '../../src/escalation/queue/display.js';
+import { bindingOf, type QueueRequest, type UnboundRequest } from '../../src/escalation/queue/files.js';
 import type { ApprovalRequest } from '../../src/escalation/types.js';
 import { approvalMessage } from '../../src/mcp/dialog-wording.js';
 import { inquiryForm } from '../../src/mcp/inquiry-form.js';
@@ -191,7 +191,7 @@ describe.each(HOSTILE)('$name', (sample) => {
   });
 });
 
-describe('the queue answer, as `wisp approvals approve` prints it (src/escalation/queue-answer.ts)', () => {
+describe('the queue answer, as `wisp approvals approve` prints it (src/escalation/queue/answer-terminal.ts)', () => {
   let root: string;
   beforeAll(() => {
     root = mkdtempSync(join(tmpdir(), 'wisp-hard-disp-'));

@@ -1,5 +1,5 @@
 // Deterministic interleavings of the queue protocol (ADR 0026): one asker and two answerers, each written as steps
-// that pause before every file operation (src/escalation/queue-protocol.ts). A scheduler stops one party between
+// that pause before every file operation (src/escalation/queue/protocol.ts). A scheduler stops one party between
 // any two of its file operations and runs another, and explores every schedule with up to `bound` preemptions:
 // with 1, for every step of every party, a schedule where it is paused just before that step while each other party
 // runs on (until it has to wait); with 2 (the stress run), also paused while another runs through any one of its
@@ -10,9 +10,10 @@ import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { MemoryAudit } from '../../src/audit/kinds.js';
-import { answerFor, QueueChannel, type AnswerBody, type Held } from '../../src/escalation/queue.js';
-import { requestExists, writeAnswerFile } from '../../src/escalation/queue-files.js';
-import { answerSteps, withdrawSteps, type Fate, type Step, type Steps } from '../../src/escalation/queue-protocol.js';
+import { answerFor, type AnswerBody } from '../../src/escalation/queue/answerer.js';
+import { QueueChannel, type Held } from '../../src/escalation/queue/asker.js';
+import { requestExists, writeAnswerFile } from '../../src/escalation/queue/files.js';
+import { answerSteps, withdrawSteps, type Fate, type Step, type Steps } from '../../src/escalation/queue/protocol.js';
 import type { EscalationOutcome } from '../../src/escalation/types.js';
 import { wispPaths, type WispPaths } from '../../src/core/paths.js';
 

@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { answerRequest, listPending } from '../../src/escalation/queue.js';
+import { answerRequest, listPending } from '../../src/escalation/queue/answerer.js';
 import { ask, run, say, startHarness, waitFor, type Harness } from './helpers.js';
 
 const open: Harness[] = [];

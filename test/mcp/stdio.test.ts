@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listPending } from '../../src/escalation/queue.js';
+import { listPending } from '../../src/escalation/queue/answerer.js';
 import type { RespondStructured } from '../../src/mcp/server.js';
 import { answerFromTerminal, bin, connect, ensureBuilt } from './cli.js';
 import { makeDirs, run, say, waitFor, writeScript, type Dirs } from './helpers.js';

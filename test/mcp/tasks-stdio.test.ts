@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CallToolResultSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listPending } from '../../src/escalation/queue.js';
+import { listPending } from '../../src/escalation/queue/answerer.js';
 import { answerFromTerminal, auditEvents, connect, ensureBuilt, spawnMcp } from './cli.js';
 import { makeDirs, pendingFiles, run, say, waitFor, writeScript, type Dirs, type ElicitHandler } from './helpers.js';
 import { cancelTask, followTask, getTask, startTask, taskResult, waitForTask } from './task-client.js';

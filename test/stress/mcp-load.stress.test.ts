@@ -6,8 +6,8 @@
 // test/mcp/threads.test.ts covers 32 threads with one escalation each over the dialog alone.
 import { existsSync, readdirSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { answerRequest } from '../../src/escalation/queue.js';
-import { readRequest } from '../../src/escalation/queue-files.js';
+import { answerRequest } from '../../src/escalation/queue/answerer.js';
+import { readRequest } from '../../src/escalation/queue/files.js';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { pendingFiles, run, say, startHarness, waitFor, type ElicitHandler, type Harness } from '../mcp/helpers.js';
 

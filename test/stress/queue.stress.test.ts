@@ -7,7 +7,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MemoryAudit } from '../../src/audit/kinds.js';
-import { QueueChannel } from '../../src/escalation/queue.js';
+import { QueueChannel } from '../../src/escalation/queue/asker.js';
 import { wispPaths } from '../../src/core/paths.js';
 import { explore, scratchRoot } from '../helpers/queue-interleave.js';
 import { RACE_DECISIONS, verdictOf, type RacerReport } from '../helpers/queue-race.js';

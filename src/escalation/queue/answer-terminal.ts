@@ -1,15 +1,16 @@
 // Answering a queued request from a terminal: the engine behind `wisp approvals approve|deny` and
-// `wisp inquiries answer|decline` (design.md §5, ADR 0005). Kept out of commands/ so the commands stay thin and
-// a running `wisp chat` can reuse the same steps.
-import type { AuditContext, AuditSink } from '../audit/kinds.js';
-import type { WispPaths } from '../core/paths.js';
-import { visible } from '../core/visible.js';
-import { UsageError, WispError } from '../core/errors.js';
-import { answerAndFollow, sweepRequest, type AnswerBody } from './queue.js';
-import { describeRequest, formatDuration } from './queue-display.js';
-import { answerExists, pendingDir, QUEUE_ID_PATTERN, readRequest, staleReason, sweepable, type QueueRequest } from './queue-files.js';
-import type { Fate } from './queue-protocol.js';
-import { INQUIRY_ANSWER_MAX_BYTES } from './types.js';
+// `wisp inquiries answer|decline` (design.md §5, ADR 0005). What is terminal-only lives here (the id as typed, the
+// printout, the confirmation, the words of each fate); the checks and the answer itself are answerer.ts's, the same
+// functions the chat's watch uses.
+import type { AuditContext, AuditSink } from '../../audit/kinds.js';
+import type { WispPaths } from '../../core/paths.js';
+import { visible } from '../../core/visible.js';
+import { UsageError, WispError } from '../../core/errors.js';
+import { answerAndFollow, closedToAnswers, type AnswerBody } from './answerer.js';
+import { describeRequest, formatDuration } from './display.js';
+import { pendingDir, QUEUE_ID_PATTERN, readRequest, type QueueRequest } from './files.js';
+import type { Fate } from './protocol.js';
+import { INQUIRY_ANSWER_MAX_BYTES } from '../types.js';
 
 export interface TerminalAnswer {
   readonly paths: WispPaths;
@@ -39,7 +40,7 @@ function command(verb: 'approval' | 'inquiry'): string {
 }
 
 /**
- * Checks, shows, confirms, answers and follows the answer to its fate (queue-protocol.ts). Resolves with `taken`,
+ * Checks, shows, confirms, answers and follows the answer to its fate (queue/protocol.ts). Resolves with `taken`,
  * or `recorded` for a deferred request; throws a WispError (exit 1; 64 for a malformed id or over-long text) with
  * the reason otherwise — and then the answer decided nothing.
  */
@@ -77,13 +78,9 @@ export async function answerFromTerminal(a: TerminalAnswer): Promise<AnswerRepor
         : `${a.id} is an approval, not a question: answer it with wisp approvals approve ${a.id} (or deny ${a.id})`,
     );
   }
-  const stale = staleReason(req);
-  if (stale !== undefined) {
-    // Removed here only when its asker cannot settle it any more; a live asker ends its own expired request.
-    if (sweepable(req)) sweepRequest(dir, req, stale, a.audit, a.ctx);
-    throw new WispError(`${a.id} is stale (${stale}); nothing was answered`);
-  }
-  if (answerExists(dir, req.id)) throw new WispError(`${a.id} was already answered elsewhere`);
+  const closed = closedToAnswers(dir, req, { audit: a.audit, ctx: a.ctx });
+  if (closed?.closed === 'stale') throw new WispError(`${a.id} is stale (${closed.reason}); nothing was answered`);
+  if (closed?.closed === 'answered') throw new WispError(`${a.id} was already answered elsewhere`);
 
   a.print(describeRequest(req) + '\n');
   if (req.verb === 'approval' && req.level === 'dangerous' && 'decision' in a.body) {

@@ -2,8 +2,8 @@
 // operator's `ask` or wisp's own fixed words — never model text. Everything model-derived (the command, the line,
 // the question) sits in a labelled block, made visible by src/core/visible.ts. Every field shown here is a
 // field hashed into the binding, and nothing else is shown: what the person reads is what the answer is bound to.
-import { hasHidden, hasLongRun, visible } from '../core/visible.js';
-import type { QueueRequest } from './queue-files.js';
+import { hasHidden, hasLongRun, visible } from '../../core/visible.js';
+import type { QueueRequest } from './files.js';
 
 export const APPROVAL_HEADLINE = 'wisp asks: may this command run?';
 export const INQUIRY_HEADLINE = 'wisp asks: the model has a question for you';

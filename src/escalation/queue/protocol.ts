@@ -20,7 +20,7 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import { join } from 'node:path';
-import { answerPath, readAnswerFile, requestPath, takenPath, type QueueAnswer, type QueueRequest } from './queue-files.js';
+import { answerPath, readAnswerFile, requestPath, takenPath, type QueueAnswer, type QueueRequest } from './files.js';
 
 /** A pause point: the file operation about to happen, or `wait` (nothing to do until another party acts). */
 export type Step = string;

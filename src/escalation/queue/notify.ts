@@ -4,9 +4,9 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import { join } from 'node:path';
-import type { AuditContext, AuditSink } from '../audit/kinds.js';
-import { visible } from '../core/visible.js';
-import type { QueueRequest } from './queue-files.js';
+import type { AuditContext, AuditSink } from '../../audit/kinds.js';
+import { visible } from '../../core/visible.js';
+import type { QueueRequest } from './files.js';
 
 export interface Notice {
   readonly title: string;

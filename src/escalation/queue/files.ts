@@ -2,16 +2,16 @@
 // `<id>.answer.<nonce>.json` per answer, and the asker's record `.<id>.taken.json`. Everything read here is untrusted:
 // any process running as this user can write into the directory, so each file is opened without following symlinks,
 // checked (regular file, ours, 0600), size-bounded, parsed with zod, and a request is accepted only when its binding
-// recomputes from its own fields. Who may create or remove which file is the protocol's business: queue-protocol.ts.
+// recomputes from its own fields. Who may create or remove which file is the protocol's business: protocol.ts.
 import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { WispPaths } from '../core/paths.js';
-import { LEVELS } from '../core/levels.js';
-import { WispError } from '../core/errors.js';
-import { INQUIRY_ANSWER_MAX_BYTES } from './types.js';
-import { SCOPES } from '../core/scopes.js';
+import type { WispPaths } from '../../core/paths.js';
+import { LEVELS } from '../../core/levels.js';
+import { WispError } from '../../core/errors.js';
+import { INQUIRY_ANSWER_MAX_BYTES } from '../types.js';
+import { SCOPES } from '../../core/scopes.js';
 
 /** Ids are file-name safe: no dots or slashes at the start, so they never collide with temp files or escape. */
 export const QUEUE_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
@@ -26,7 +26,7 @@ export const ORPHAN_GRACE_MS = 10_000;
 export const TEMP_MAX_AGE_MS = 60 * 60_000;
 /**
  * The asker's record of a taken answer outlives its request this long: the answer's writer reads it to learn its
- * fate, and an answerer suspended for longer reports "unknown" rather than guess (queue-protocol.ts).
+ * fate, and an answerer suspended for longer reports "unknown" rather than guess (queue/protocol.ts).
  */
 export const RECORD_GRACE_MS = 10 * 60_000;
 /** A request past its expiry whose asker still looks alive is left to the asker this long before it is swept. */
@@ -359,7 +359,7 @@ export function writeRequest(dir: string, req: QueueRequest): void {
 
 /**
  * Puts an answer file in place (temp file, then link) without following it: for tests and tools that plant an
- * answer, forged ones included. Answerers go through queue-protocol.ts. Returns the file's path.
+ * answer, forged ones included. Answerers go through protocol.ts. Returns the file's path.
  */
 export function writeAnswerFile(dir: string, answer: Omit<QueueAnswer, 'nonce'> & { readonly nonce?: string }): string {
   const nonce = answer.nonce ?? randomBytes(16).toString('hex');
@@ -411,11 +411,26 @@ export function processAlive(pid: number): boolean {
   }
 }
 
-/** Why a request is stale (its process is gone or its time is up), or undefined while it is live. */
-export function staleReason(req: QueueRequest, now: number = Date.now()): string | undefined {
-  if (req.expiresAt !== null && Date.parse(req.expiresAt) <= now) return `it expired at ${req.expiresAt}`;
-  if (!processAlive(req.pid)) return `the asking process (pid ${req.pid}) is gone`;
+/**
+ * The one staleness rule: a request is stale when its time is up or its asking process is gone (checked in that
+ * order), else live. Listings, sweeps, answerers and the chat's view of a request that left the queue all ask here.
+ */
+export function staleCause(req: QueueRequest, now: number = Date.now()): 'expired' | 'asker-gone' | undefined {
+  if (req.expiresAt !== null && Date.parse(req.expiresAt) <= now) return 'expired';
+  if (!processAlive(req.pid)) return 'asker-gone';
   return undefined;
+}
+
+/** Why a request is stale, in words, or undefined while it is live (staleCause). */
+export function staleReason(req: QueueRequest, now: number = Date.now()): string | undefined {
+  switch (staleCause(req, now)) {
+    case 'expired':
+      return `it expired at ${req.expiresAt}`;
+    case 'asker-gone':
+      return `the asking process (pid ${req.pid}) is gone`;
+    case undefined:
+      return undefined;
+  }
 }
 
 /**

@@ -12,31 +12,25 @@
 // with outcome `refused` (an answer that did not fit) or `stale` (a swept request). escalate() (escalate.ts)
 // records approval.requested/decided, inquiry.*, and escalation.settled answered|timed-out|abandoned|refused.
 import * as fs from 'node:fs';
-import type { AuditContext, AuditSink } from '../audit/kinds.js';
-import type { WispPaths } from '../core/paths.js';
-import { visible } from '../core/visible.js';
+import type { AuditContext, AuditSink } from '../../audit/kinds.js';
+import type { WispPaths } from '../../core/paths.js';
+import { visible } from '../../core/visible.js';
 import type { Notifier } from './notify.js';
 import { noticeFor } from './notify.js';
 import {
   bindingOf,
   pendingDir,
-  processAlive,
   QUEUE_ID_PATTERN,
   QueueError,
   QueueRequestSchema,
-  RECORD_GRACE_MS,
   requestExists,
-  scanDir,
   writeRequest,
-  type Decision,
   type QueueAnswer,
   type QueueRequest,
-  type ScanResult,
   type UnboundRequest,
-} from './queue-files.js';
-import { answerSteps, newNonce, runSteps, runStepsAsync, takeSteps, withdrawSteps, type Fate, type Steps, type TakeResult } from './queue-protocol.js';
-import type { Escalation, EscalationChannel, EscalationOutcome, RaiseContext } from './types.js';
-import { INQUIRY_ANSWER_MAX_BYTES } from './types.js';
+} from './files.js';
+import { runSteps, takeSteps, withdrawSteps, type Steps, type TakeResult } from './protocol.js';
+import type { Escalation, EscalationChannel, EscalationOutcome, RaiseContext } from '../types.js';
 
 export const CANCELLED_REASON = 'the call was cancelled while waiting';
 export const REMOVED_REASON = 'the request was removed from the queue before anyone answered';
@@ -376,135 +370,4 @@ function outcomeOf(req: QueueRequest, answer: QueueAnswer): EscalationOutcome {
     text,
     ...(answer.answeredBy === 'human' || answer.answeredBy === 'agent' ? { answeredBy: answer.answeredBy } : {}),
   };
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Other processes' view: listing, sweeping, answering.
-
-export interface SweptRequest {
-  readonly id: string;
-  readonly reason: string;
-}
-
-/**
- * Removes stale requests a sweep may remove (their asker is gone, or long expired: see `sweepable`) with their
- * answers — each audited `escalation.settled` outcome `stale` — and files nobody will use again: answers and records
- * of ended requests, temp files of writers that are gone (each past its grace period). A missing directory has
- * nothing to sweep; an unsafe one throws.
- */
-export function sweepStale(paths: WispPaths, audit: AuditSink, ctx: AuditContext = { session: 'queue-sweep' }): SweptRequest[] {
-  const dir = pendingDir(paths, { create: false });
-  if (!dir) return [];
-  const scan = scanDir(dir);
-  const swept: SweptRequest[] = [];
-  for (const { request, reason, sweep } of scan.stale) {
-    if (sweep && sweepRequest(dir, request, reason, audit, ctx)) swept.push({ id: request.id, reason });
-  }
-  for (const file of scan.orphans) fs.rmSync(file, { force: true, recursive: true }); // a planted directory too
-  return swept;
-}
-
-/** Removes one stale request and its answers; audits it once (false: someone else removed it first). */
-export function sweepRequest(dir: string, request: QueueRequest, reason: string, audit: AuditSink, ctx: AuditContext): boolean {
-  if (!runSteps(withdrawSteps(dir, request.id))) return false;
-  audit.write(
-    'escalation.settled',
-    { channel: 'queue', escalationId: request.id, verb: request.verb, outcome: 'stale', reason, askerPid: request.pid },
-    { session: ctx.session, ...(request.thread ? { thread: request.thread } : {}) },
-  );
-  return true;
-}
-
-/** Live requests (never stale ones), oldest first; refused files are left out (see `scanPending`). */
-export function listPending(paths: WispPaths, verb?: 'approval' | 'inquiry'): QueueRequest[] {
-  return scanPending(paths).live.filter((r) => verb === undefined || r.verb === verb);
-}
-
-/** The directory's whole picture, for listings that also report files they refused. */
-export function scanPending(paths: WispPaths): ScanResult {
-  const dir = pendingDir(paths, { create: false });
-  if (!dir) return { live: [], stale: [], refused: [], orphans: [] };
-  return scanDir(dir);
-}
-
-export type AnswerBody = { readonly decision: Decision } | { readonly text: string } | { readonly declined: true };
-
-export interface AnswerOptions {
-  readonly via: string;
-  readonly answeredBy?: string;
-  readonly now?: () => number;
-  /** How long to wait for a waiting asker to take the answer before taking it back (default 5000 ms). */
-  readonly waitMs?: number;
-  /** Polling interval while waiting (default 10 ms). */
-  readonly pollMs?: number;
-}
-
-/** The answer file's content for a verified request; `binding` is the one that was shown. */
-export function answerFor(request: QueueRequest, body: AnswerBody, opts: AnswerOptions): QueueAnswer {
-  if ('text' in body && Buffer.byteLength(body.text, 'utf8') > INQUIRY_ANSWER_MAX_BYTES) {
-    throw new QueueError(`the answer is longer than ${INQUIRY_ANSWER_MAX_BYTES} bytes`);
-  }
-  return {
-    id: request.id,
-    nonce: newNonce(),
-    binding: request.binding,
-    ...body,
-    via: opts.via,
-    ...(opts.answeredBy !== undefined ? { answeredBy: opts.answeredBy } : {}),
-    pid: process.pid,
-    answeredAt: new Date((opts.now ?? Date.now)()).toISOString(),
-  };
-}
-
-function answeringDir(paths: WispPaths, request: QueueRequest): string {
-  const dir = pendingDir(paths, { create: false });
-  if (!dir) throw new QueueError(`no pending request ${request.id}`);
-  return dir;
-}
-
-/**
- * The answerer's steps for a verified request (the caller has checked and shown it), ending in the answer's fate
- * (queue-protocol.ts). Every `Fate` but `taken` and `recorded` means this answer decided nothing.
- */
-export function answerStepsFor(paths: WispPaths, request: QueueRequest, body: AnswerBody, opts: AnswerOptions): Steps<Fate> {
-  const dir = answeringDir(paths, request);
-  const now = opts.now ?? Date.now;
-  const start = now();
-  const waitMs = opts.waitMs ?? 5000;
-  return answerSteps(dir, request, answerFor(request, body, opts), {
-    windowOver: () => now() - start >= waitMs,
-    askerAlive: () => processAlive(request.pid),
-    recordMayBeSwept: () => now() - start >= RECORD_GRACE_MS / 2,
-  });
-}
-
-/** Writes the answer and follows it to its fate: what the answering person is told. */
-export function answerAndFollow(paths: WispPaths, request: QueueRequest, body: AnswerBody, opts: AnswerOptions): Promise<Fate> {
-  return runStepsAsync(answerStepsFor(paths, request, body, opts), opts.pollMs ?? 10);
-}
-
-/**
- * Writes the answer and leaves it there, without following it (tests, and answerers that learn the outcome
- * otherwise). ok:false means another answer was already waiting (or the request was decided).
- */
-export function answerRequest(
-  paths: WispPaths,
-  request: QueueRequest,
-  body: AnswerBody,
-  opts: AnswerOptions,
-): { ok: true; nonce: string } | { ok: false; reason: 'exists' } {
-  const answer = answerFor(request, body, opts);
-  const steps = answerSteps(answeringDir(paths, request), request, answer, {
-    windowOver: () => false,
-    askerAlive: () => true,
-    recordMayBeSwept: () => false,
-  });
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value === 'exists' ? { ok: false, reason: 'exists' } : { ok: true, nonce: answer.nonce };
-    if (r.value === 'read-record') {
-      steps.return('recorded'); // written and linked: stop following it here
-      return { ok: true, nonce: answer.nonce };
-    }
-  }
 }
