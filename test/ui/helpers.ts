@@ -48,9 +48,15 @@ export function inquiryRequest(over: Partial<InquiryRequest> = {}, extra: Partia
   } as DialogRequest & { verb: 'inquiry' };
 }
 
-/** Lets Ink read the key and React commit the update (real timers). */
+/**
+ * Lets Ink read the key and React commit the update (real timers). A timer alone is not enough on a loaded machine:
+ * when the process was not scheduled for longer than `ms`, Node runs due timers before the immediates queued earlier,
+ * and React's scheduler (which renders a key that arrived while the previous render's effects were pending) runs on
+ * immediates. Waiting for a few immediates after the timer lets what React queued first run first.
+ */
 export async function settle(ms = 20): Promise<void> {
   await new Promise((r) => setTimeout(r, ms));
+  for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
 }
 
 export async function press(stdin: { write(data: string): void }, ...keys: string[]): Promise<void> {
