@@ -10,7 +10,6 @@ import { visible } from '../src/core/visible.js';
 import { wispHome, wispPaths, type WispPaths } from '../src/core/paths.js';
 import { errnoCode } from '../src/util/atomic.js';
 import { shellQuote } from '../src/util/shell-quote.js';
-import { shellWord } from './usage.js';
 
 export interface DoctorFlags {
   model?: string;
@@ -31,19 +30,6 @@ export interface CheckResult {
 const ok = (name: string, detail: string): CheckResult => ({ name, status: 'ok', detail });
 const warn = (name: string, detail: string, fix?: string): CheckResult => ({ name, status: 'warn', detail, ...(fix ? { fix } : {}) });
 const fail = (name: string, detail: string, fix: string): CheckResult => ({ name, status: 'FAIL', detail, fix });
-
-const HTTP_TIMEOUT_MS = 4000;
-
-/** The next step for a model that cannot be reached: what to run, not just what is wrong. */
-const NEXT = {
-  ollamaDown: (model: string): string =>
-    `start Ollama: \`ollama serve\` (or open the Ollama app; install it from https://ollama.com), then \`ollama pull ${shellWord(model)}\`; ` +
-    'if it runs elsewhere: wisp config set ollama.baseURL http://HOST:11434; ' +
-    'no Ollama? use an OpenAI-compatible server (wisp config set model openai:NAME), or try wisp without a model: wisp -m script:PATH (examples/ in the clone)',
-  openaiDown:
-    'start the server, e.g. `llama-server -m MODEL.gguf --port 8080` (llama.cpp), LM Studio\'s local server or vLLM; ' +
-    "then point wisp at its /v1 address: wisp config set openai.baseURL http://127.0.0.1:8080/v1, and name a model it serves: wisp config set model openai:NAME",
-};
 
 export async function runDoctor(flags: DoctorFlags): Promise<number> {
   const paths = wispPaths();
@@ -93,94 +79,10 @@ function checkConfig(paths: WispPaths): { result: CheckResult; loaded?: LoadedCo
 }
 
 async function checkModel(spec: string, config: Config, fromFlag: boolean): Promise<CheckResult> {
-  const name = 'model';
-  const { parseModelSpec } = await import('../src/model/index.js');
-  let parsed;
-  try {
-    parsed = parseModelSpec(spec);
-  } catch (err) {
-    return fail(name, message(err), fromFlag ? 'correct -m' : 'wisp config set model BACKEND:NAME');
-  }
-  const shown = visible(spec, { maxChars: 120 });
-  switch (parsed.backend) {
-    case 'script': {
-      const { loadScript } = await import('../src/model/script.js');
-      try {
-        const { path, script } = loadScript(parsed.name);
-        return ok(name, `script ${path} (${script.responses.length} response${script.responses.length === 1 ? '' : 's'})`);
-      } catch (err) {
-        return fail(name, message(err), 'fix the script file or point -m / model at another');
-      }
-    }
-    case 'llama': {
-      const { checkGgufFile, resolveGgufPath } = await import('../src/model/gguf-file.js');
-      try {
-        const path = resolveGgufPath(parsed.name, wispHome(), process.cwd());
-        checkGgufFile(path, spec);
-        return ok(name, `${shown}: GGUF file ${path} (in-process, not loaded by doctor)`);
-      } catch (err) {
-        return fail(name, message(err), 'wisp models list shows the files; wisp models pull fetches the default one');
-      }
-    }
-    case 'ollama': {
-      const base = config.ollama.baseURL.replace(/\/+$/, '');
-      const got = await getJson(`${base}/api/tags`, {});
-      if ('error' in got) {
-        return fail(name, `${shown}: Ollama at ${base} is unreachable (${got.error})`, NEXT.ollamaDown(parsed.name));
-      }
-      if (got.status !== 200) return fail(name, `${shown}: ${base}/api/tags answered HTTP ${got.status}`, 'check that ollama.baseURL points at Ollama');
-      const models = Array.isArray((got.body as { models?: unknown })?.models) ? ((got.body as { models: unknown[] }).models) : [];
-      const names = models
-        .map((m) => (m && typeof m === 'object' ? ((m as { name?: unknown; model?: unknown }).name ?? (m as { model?: unknown }).model) : undefined))
-        .filter((n): n is string => typeof n === 'string');
-      const wanted = parsed.name.includes(':') ? [parsed.name] : [parsed.name, `${parsed.name}:latest`];
-      if (names.some((n) => wanted.includes(n))) return ok(name, `${shown} is available at ${base}`);
-      return fail(
-        name,
-        `${shown}: Ollama at ${base} has no model ${visible(parsed.name, { maxChars: 80 })}${names.length ? ` (it has ${names.slice(0, 6).map((n) => visible(n, { maxChars: 60 })).join(', ')})` : ' (it has none)'}`,
-        `pull it: ollama pull ${shellWord(parsed.name)}; or pick one it has: wisp config set model ollama:NAME`,
-      );
-    }
-    case 'openai': {
-      const base = config.openai.baseURL.replace(/\/+$/, '');
-      const key = process.env.OPENAI_API_KEY;
-      const got = await getJson(`${base}/models`, key ? { authorization: `Bearer ${key}` } : {});
-      if ('error' in got) {
-        return fail(name, `${shown}: the server at ${base} is unreachable (${got.error})`, NEXT.openaiDown);
-      }
-      if (got.status === 401 || got.status === 403) {
-        return fail(name, `${shown}: ${base}/models refused the request (HTTP ${got.status})`, key ? 'check OPENAI_API_KEY' : 'set OPENAI_API_KEY');
-      }
-      if (got.status !== 200) return fail(name, `${shown}: ${base}/models answered HTTP ${got.status}`, 'check that openai.baseURL ends in /v1');
-      const data = Array.isArray((got.body as { data?: unknown })?.data) ? (got.body as { data: unknown[] }).data : [];
-      const ids = data.map((m) => (m && typeof m === 'object' ? (m as { id?: unknown }).id : undefined)).filter((n): n is string => typeof n === 'string');
-      if (ids.includes(parsed.name)) return ok(name, `${shown} is served at ${base}`);
-      // llama-server (and other one-model servers) answer to any model name: one listed model is enough.
-      if (ids.length === 1) return ok(name, `${shown}: the server at ${base} serves one model (${visible(ids[0] ?? '', { maxChars: 60 })}) under any name`);
-      return fail(
-        name,
-        `${shown}: the server at ${base} does not list ${visible(parsed.name, { maxChars: 80 })}${ids.length ? ` (it serves ${ids.slice(0, 6).map((n) => visible(n, { maxChars: 60 })).join(', ')})` : ''}`,
-        'use one of the names it serves: -m openai:NAME',
-      );
-    }
-  }
-}
-
-async function getJson(url: string, headers: Record<string, string>): Promise<{ status: number; body: unknown } | { error: string }> {
-  try {
-    const res = await fetch(url, { headers, signal: AbortSignal.timeout(HTTP_TIMEOUT_MS) });
-    let body: unknown;
-    try {
-      body = await res.json();
-    } catch {
-      body = undefined;
-    }
-    return { status: res.status, body };
-  } catch (err) {
-    const cause = (err as { cause?: { code?: unknown; message?: unknown } }).cause;
-    const why = typeof cause?.code === 'string' ? cause.code : err instanceof Error && err.name === 'TimeoutError' ? `no answer in ${HTTP_TIMEOUT_MS / 1000}s` : message(err);
-    return { error: why };
-  }
+  // Each backend probes itself (src/model/probe.ts); loaded only when the model is checked.
+  const { probeModel } = await import('../src/model/probe.js');
+  const got = await probeModel(spec, config, { home: wispHome(), cwd: process.cwd() }, fromFlag ? 'correct -m' : 'wisp config set model BACKEND:NAME');
+  return got.ok ? ok('model', got.detail) : fail('model', got.detail, got.fix ?? '');
 }
 
 /**

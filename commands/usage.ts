@@ -1,6 +1,7 @@
 // Usage errors, said the way wisp says its own errors: `wisp: …`, one hint that fits what was typed, exit 64.
 // Also the guard that keeps a mistyped subcommand from becoming a model prompt (`wisp doctr` is not a question).
 import { editDistance } from '../src/util/edit-distance.js';
+import { shellWord } from '../src/util/shell-quote.js';
 
 /** Words that are not subcommands but are accepted in the subcommand position. */
 const ALSO_COMMANDS = ['help'];
@@ -24,10 +25,8 @@ export function nearestCommand(word: string, names: readonly string[], alone: bo
   return best?.name;
 }
 
-/** One word for a shell: left alone when it is plainly safe, single-quoted otherwise. */
-export function shellWord(s: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}
+/** One word for a shell: left alone when it is plainly safe, single-quoted otherwise (src/util/shell-quote.ts). */
+export { shellWord };
 
 export function shellLine(words: readonly string[]): string {
   return words.map(shellWord).join(' ');

@@ -2,3 +2,8 @@
 export function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
+
+/** A word as sh reads it: as it is when it holds nothing special, else single-quoted. */
+export function shellWord(s: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(s) ? s : shellQuote(s);
+}
