@@ -1,7 +1,9 @@
 // The bodies of `wisp config …`.
 import { existsSync, mkdirSync } from 'node:fs';
 import { recordOperatorEvent } from '../src/audit/operator.js';
-import { configJsonSchema, editConfig, getPath, requireKey, type ConfigChange } from '../src/config/edit.js';
+import { configJsonSchema, requireKey } from '../src/config/keys.js';
+import { editConfig, type ConfigChange } from '../src/config/edit.js';
+import { getPath } from '../src/config/key-path.js';
 import { loadConfig, loadUserConfigRaw } from '../src/config/load.js';
 import { wispPaths } from '../src/core/paths.js';
 

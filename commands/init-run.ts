@@ -1,7 +1,7 @@
 // The body of `wisp init`. Never overwrites: an existing file is left as it is and the command says so (exit 1).
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { configJsonSchema } from '../src/config/edit.js';
+import { configJsonSchema } from '../src/config/keys.js';
 import { loadConfig } from '../src/config/load.js';
 import { ConfigSchema } from '../src/config/schema.js';
 import { wispPaths } from '../src/core/paths.js';

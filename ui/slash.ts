@@ -3,7 +3,8 @@
 // (through visible(), like everything else in the transcript).
 import type { AuditContext, AuditSink } from '../src/audit/kinds.js';
 import { writeOperatorEvent, type Revocation } from '../src/audit/operator.js';
-import { editConfig, getPath, type ConfigChange } from '../src/config/edit.js';
+import { editConfig, type ConfigChange } from '../src/config/edit.js';
+import { getPath } from '../src/config/key-path.js';
 import type { Config } from '../src/config/schema.js';
 import type { ApprovalCache } from '../src/gate/session-approvals.js';
 

@@ -14,7 +14,7 @@ const SCANNED = ['src', 'commands', 'ui', 'bin'];
 
 /** Literals that may backtrack, each run only on the operator's or the person's own text, which they can simply not type. */
 const PERSON_TEXT_ONLY: ReadonlyArray<{ file: string; source: string; why: string }> = [
-  { file: 'src/config/edit.ts', source: String.raw`^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$`, why: 'a value the operator types to `wisp config set`' },
+  { file: 'src/config/value.ts', source: String.raw`^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$`, why: 'a value the operator types to `wisp config set`' },
   { file: 'src/model/openai.ts', source: String.raw`\/+$`, why: "the operator's configured base URL" },
   { file: 'src/model/wire.ts', source: String.raw`\/+$`, why: "the operator's configured base URL" },
   { file: 'src/model/default-order.ts', source: String.raw`\/+$`, why: "the operator's configured Ollama base URL" },

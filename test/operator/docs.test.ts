@@ -4,7 +4,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AUDIT_KINDS } from '../../src/audit/kinds.js';
-import { leafKeys } from '../../src/config/edit.js';
+import { leafKeys } from '../../src/config/keys.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 const read = (p: string): string => readFileSync(join(ROOT, p), 'utf8');

@@ -1,22 +1,15 @@
-// src/config/edit.ts: key lookup and suggestions, type-directed parsing, the weakening analysis, and editConfig's
+// src/config/edit.ts and its pieces (keys.ts, value.ts, key-path.ts, weaken.ts): key lookup and suggestions, type-directed parsing, the weakening analysis, and editConfig's
 // promise that nothing is written unless the whole result validates.
 import { mkdtempSync, readFileSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  configJsonSchema,
-  configKeys,
-  editConfig,
-  editDistance,
-  leafKeys,
-  parseValue,
-  requireKey,
-  setPath,
-  suggestKeys,
-  unsetPath,
-  weakenings,
-} from '../../src/config/edit.js';
+import { configJsonSchema, configKeys, leafKeys, requireKey, suggestKeys } from '../../src/config/keys.js';
+import { editConfig } from '../../src/config/edit.js';
+import { editDistance } from '../../src/util/edit-distance.js';
+import { parseValue } from '../../src/config/value.js';
+import { setPath, unsetPath } from '../../src/config/key-path.js';
+import { weakenings } from '../../src/config/weaken.js';
 import { ConfigSchema, defaultConfig } from '../../src/config/schema.js';
 import { ConfigError } from '../../src/core/errors.js';
 
