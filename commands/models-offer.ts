@@ -3,6 +3,7 @@
 // Ctrl-C) quits, listing the other ways to give wisp a model.
 import type { Config } from '../src/config/schema.js';
 import { defaultDownload, noModelChoices } from '../src/model/default-order.js';
+import { QUIET_MS, SEE_MS } from '../ui/key-rhythm.js';
 import { pullWithProgress } from './models-run.js';
 
 export interface OfferIO {
@@ -26,7 +27,7 @@ export async function offerDefaultModel(config: Config, home: string, io: OfferI
       '',
     ].join('\n'),
   );
-  const key = await readKey(io.input);
+  const key = await readOfferKey(io.input, output);
   if (key !== 'enter') {
     output.write(`\n${noModelChoices(config, home)}\n`);
     return 0;
@@ -40,11 +41,19 @@ export async function offerDefaultModel(config: Config, home: string, io: OfferI
   return `llama:${result.path}`;
 }
 
-/** Waits for Enter (download) or Esc / q / Ctrl-C (quit); other keys are ignored. */
-function readKey(input: NodeJS.ReadStream): Promise<'enter' | 'quit'> {
+/**
+ * Waits for Enter (download) or Esc / q / Ctrl-C (quit); other keys are ignored. Enter starts a download, so it counts
+ * only as a reaction to the question (ADR 0023's rule for dialogs): at least SEE_MS after the question was written
+ * and QUIET_MS after any earlier key. An Enter typed while wisp was starting (kept by the terminal until now) or in
+ * the middle of typing is not consent. Quitting needs no pause.
+ */
+export function readOfferKey(input: NodeJS.ReadStream, output: NodeJS.WritableStream, now: () => number = Date.now): Promise<'enter' | 'quit'> {
   return new Promise((resolve) => {
     const raw = input.isTTY === true;
     if (raw) input.setRawMode(true);
+    const shownAt = now();
+    let last = Number.NEGATIVE_INFINITY;
+    let told = false;
     const done = (k: 'enter' | 'quit') => {
       input.off('data', onData);
       if (raw) input.setRawMode(false);
@@ -53,8 +62,14 @@ function readKey(input: NodeJS.ReadStream): Promise<'enter' | 'quit'> {
     };
     const onData = (chunk: Buffer) => {
       const s = chunk.toString('utf8');
-      if (s === '\r' || s === '\n') done('enter');
-      else if (s === '\x1b' || s === 'q' || s === 'Q' || s === '\x03') done('quit');
+      const t = now();
+      const deliberate = t - shownAt >= SEE_MS && t - last >= QUIET_MS;
+      last = t;
+      if (s === '\x1b' || s === 'q' || s === 'Q' || s === '\x03') return done('quit');
+      if (s !== '\r' && s !== '\n') return;
+      if (deliberate) return done('enter');
+      if (!told) output.write('(an Enter typed before this question was read is not an answer: press Enter again to download)\n');
+      told = true;
     };
     input.on('data', onData);
     input.resume();

@@ -101,13 +101,36 @@ describe('wisp chat offers the download in a terminal', () => {
       expect(offer).toContain('Download small');
       expect(offer).toContain(`to   ${dest}`);
       expect(offer).toContain('from 127.0.0.1');
-      t.write('\r');
+      // Enter counts after a pause (an Enter typed before the question was read is not consent): press it after
+      // one, again while nothing has started (a stalled machine can make the pause look short).
+      for (let i = 0; i < 8 && !/\d+%/.test(await t.text()); i++) {
+        await new Promise((r) => setTimeout(r, 700));
+        t.write('\r');
+        for (let w = 0; w < 30 && !/\d+%/.test(await t.text()); w++) await new Promise((r) => setTimeout(r, 50));
+      }
       await t.waitFor('type a prompt, or /help', 60_000);
       expect(await t.text()).toMatch(/100%/);
       expect(readFileSync(dest)).toEqual(MODEL_BYTES);
       expect(await t.text()).toContain(`llama:${dest}`);
       t.write('/quit\r');
       await expect(t.exited).resolves.toMatchObject({ exitCode: 0 });
+    } finally {
+      t.kill();
+    }
+  }, 120_000);
+
+  it('attack: an Enter typed while wisp starts is not consent to the download', async () => {
+    const { t, dest } = start();
+    try {
+      t.write('\r');
+      await t.waitFor('Enter: download', 30_000);
+      t.write('\r'); // at once, before anyone could have read the question
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(await t.text()).not.toMatch(/\d+%/);
+      expect(existsSync(dest)).toBe(false);
+      t.write('\x1b');
+      await expect(t.exited).resolves.toMatchObject({ exitCode: 0 });
+      expect(existsSync(dest)).toBe(false);
     } finally {
       t.kill();
     }
