@@ -18,7 +18,7 @@ const PERSON_TEXT_ONLY: ReadonlyArray<{ file: string; source: string; why: strin
   { file: 'src/model/openai.ts', source: String.raw`\/+$`, why: "the operator's configured base URL" },
   { file: 'src/model/wire.ts', source: String.raw`\/+$`, why: "the operator's configured base URL" },
   { file: 'src/model/default-order.ts', source: String.raw`\/+$`, why: "the operator's configured Ollama base URL" },
-  { file: 'commands/doctor-run.ts', source: String.raw`\/+$`, why: "the operator's configured base URL" },
+  { file: 'src/model/probe.ts', source: String.raw`\/+$`, why: "the operator's configured base URL (doctor's probe)" },
   { file: 'commands/doctor-run.ts', source: String.raw`; move it aside.*$`, why: "wisp's own error text about the operator's config" },
   { file: 'commands/usage.ts', source: String.raw`\n?\(Did you mean (.+?)\?\)\s*$`, why: "commander's message about the person's own command line" },
   { file: 'ui/inquiry-form.ts', source: String.raw`^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$`, why: 'a number the person types into a form' },
