@@ -177,6 +177,22 @@ export const ATTACKS: readonly Attack[] = [
   { name: 'test -v evaluates a subscript', line: "test -v 'a[$(id)]'" },
   { name: 'timeout wrapping an unknown program', line: 'timeout 5 frobnicate' },
   { name: 'time wrapping a writer', line: 'time sort -o out.txt notes.txt' },
+  // Globs handed to programs whose words wisp reads itself (found in an adversarial pass, 2026-12-01): the shell
+  // expands them to file names a hostile repository chose, which the program then reads as options or expressions.
+  { name: 'test * with files -v and a[$(cmd)] evaluates a command substitution', line: 'test *' },
+  { name: 'test with a glob after an operator', line: 'test x -a -? *' },
+  { name: '[ * ] the same through [', line: '[ * ]' },
+  { name: 'printf * with a file -v assigns a variable (PATH)', line: 'printf *; ls' },
+  { name: 'tar -tf a.tar * with files --checkpoint=1 and --checkpoint-action=exec=…', line: 'tar -tf a.tar *' },
+  { name: 'tar -tf * takes a chosen file name for the archive', line: 'tar -tf *' },
+  { name: 'tar reads host:file as a remote archive (network)', line: 'tar -tf evil.example:x' },
+  { name: 'tar --file=host:file, the same', line: 'tar -t --file=evil.example:x' },
+  { name: 'tar archive name from a glob that can expand to host:file', line: 'tar -tf x*' },
+  { name: 'find * with a file named -delete or -exec', line: 'find * -name x' },
+  { name: 'ip * with a file named -batch', line: 'ip *' },
+  { name: 'git log --format=%G? runs gpg (or the repository\'s gpg.program)', line: 'git log --format=%G? -3' },
+  { name: 'git log --pretty=format:%GS', line: 'git log --pretty=format:%GS' },
+  { name: 'cd - leaves the project for $OLDPWD', line: 'cd -; grep -r . .' },
 ];
 
 /** Ordinary read-only work (issue #12, "Done when"): each must still run unasked. */

@@ -117,7 +117,11 @@ export function parseArgs(program: string, spec: ProgramSpec, args: readonly str
       continue;
     }
     // An operand.
-    if (shape === 'glob' && !ended && leadingGlob(w) && spec.globSafe !== true) return fail('a glob that could expand to a file name read as an option');
+    // A row with no options of wisp's (test, printf, tar, find, ip …) still hands its words to a program that reads
+    // options or expressions of its own: a file named `-v` or `--checkpoint-action=exec=…` must not be able to join.
+    if (shape === 'glob' && (!ended || spec.noOptions === true) && leadingGlob(w) && spec.globSafe !== true) {
+      return fail('a glob that could expand to a file name read as an option');
+    }
     if (spec.subcommands !== undefined && operands.length === 0) {
       const sub = Object.prototype.hasOwnProperty.call(spec.subcommands, w) ? spec.subcommands[w] : undefined;
       if (sub === undefined || shape !== 'literal') return fail(`${program} ${w} is not a known read-only sub-command`);

@@ -4,7 +4,7 @@
 import { ipReadOnly } from '../rules-system.js';
 import { checkValue } from './options.js';
 import { awkCheck, awkVarValue, findCheck, jqCheck, psCheck, sedCheck, tarCheck } from './scripts.js';
-import type { ProgramSpec } from './spec.js';
+import type { ProgramSpec, ValueCheck, ValueKind } from './spec.js';
 
 const HELP_VERSION = { '--help': null, '--version': null } as const;
 const COLOR_WHEN = ['always', 'never', 'auto', 'yes', 'no', 'force', 'tty', 'if-tty', 'none'] as const;
@@ -269,9 +269,12 @@ const GIT_DIFF_OPTS: Record<string, 'num' | 'text' | 'path' | null> = {
 };
 const GIT_DIFF_OPTIONAL: Record<string, 'text'> = { '--color': 'text', '--word-diff': 'text', '--submodule': 'text', '--color-moved': 'text', '--abbrev': 'text', '--stat': 'text', '--dirstat': 'text', '--relative': 'text', '--ignore-submodules': 'text', '--find-renames': 'text', '--find-copies': 'text' };
 
-const GIT_LOG_OPTS: Record<string, 'num' | 'text' | null> = {
+/** A log format with %G (signature status, signer, key) makes git run gpg, or the gpg.program a repository names. */
+const gitFormat: ValueCheck = (v) => (/%G/.test(v) ? 'a %G format runs gpg to check signatures' : undefined);
+
+const GIT_LOG_OPTS: Record<string, ValueKind | null> = {
   '--oneline': null, '--graph': null, '--all': null, '--branches': null, '--tags': null, '--remotes': null, '--decorate': null,
-  '--no-decorate': null, '--format': 'text', '--pretty': 'text', '--since': 'text', '--after': 'text', '--until': 'text',
+  '--no-decorate': null, '--format': gitFormat, '--pretty': gitFormat, '--since': 'text', '--after': 'text', '--until': 'text',
   '--before': 'text', '--author': 'text', '--committer': 'text', '--grep': 'text', '--all-match': null, '--invert-grep': null,
   '--regexp-ignore-case': null, '--max-count': 'num', '--skip': 'num', '--no-merges': null, '--merges': null, '--first-parent': null,
   '--reverse': null, '--follow': null, '--abbrev-commit': null, '--no-abbrev-commit': null, '--date': 'text', '--relative-date': null,
@@ -476,13 +479,14 @@ const buildTable = (): Record<string, ProgramSpec> => ({
   zcat: simple('fqv'), gzcat: simple('fqv'), bzcat: simple('qv'), xzcat: simple('qv'),
   tar: { noOptions: true, check: tarCheck },
   // Printing, and the shell's harmless builtins.
-  echo: { noOptions: true },
+  // These only print or end: a file name taken for one of their options changes nothing.
+  echo: { noOptions: true, globSafe: true },
   // printf -v NAME assigns a variable (and evaluates a subscript in NAME): the format must come first.
-  printf: { noOptions: true, operands: { min: 1 }, check: (p) => (p.operands[0]!.startsWith('-') ? 'printf with an option (-v assigns a variable)' : undefined) }, true: { noOptions: true }, false: { noOptions: true }, ':': { noOptions: true },
+  printf: { noOptions: true, operands: { min: 1 }, check: (p) => (p.operands[0]!.startsWith('-') ? 'printf with an option (-v assigns a variable)' : undefined) }, true: { noOptions: true, globSafe: true }, false: { noOptions: true, globSafe: true }, ':': { noOptions: true, globSafe: true },
   // test -v NAME and -R evaluate a subscript in NAME as arithmetic, which runs any $(…) inside it.
   test: { noOptions: true, check: (p) => testReason(p.operands) },
   '[': { noOptions: true, check: (p) => (p.operands[p.operands.length - 1] === ']' ? testReason(p.operands.slice(0, -1)) : '[ without ]') }, sleep: simple('', {}, {}, { operands: { min: 1, max: 4 } }), seq: simple('w', { s: 'text', f: 'text' }, { '--separator': 'text', '--format': 'text', '--equal-width': null }),
-  pwd: simple('LP'), exit: { noOptions: true, operands: { max: 1 } },
+  pwd: simple('LP'), exit: { noOptions: true, globSafe: true, operands: { max: 1 } },
   type: simple('afptP', {}, {}), which: simple('as', {}, { '--all': null, '--skip-alias': null, '--skip-functions': null }),
   whereis: simple('bmsul'), whatis: simple(''), apropos: simple('ae'), tput: simple('', {}, {}, { operands: { min: 1, max: 3 }, check: (p) => (['cols', 'lines', 'colors', 'longname', 'clear', 'sgr0', 'bold'].includes(p.operands[0] ?? '') ? undefined : `tput ${p.operands[0] ?? ''}`) }),
   clear: simple('x'),
@@ -532,7 +536,8 @@ const buildTable = (): Record<string, ProgramSpec> => ({
     long: { '--no-pager': null, '--user': null, '--all': null, '--full': null, '--plain': null, '--no-legend': null, '--failed': null, '--type': 'text', '--state': 'text' },
     subcommands: Object.fromEntries(['status', 'list-units', 'list-unit-files', 'list-timers', 'list-sockets', 'is-active', 'is-enabled', 'is-failed', 'show', 'cat'].map((k) => [k, simple('al', { p: 'text', n: 'num' }, { '--no-pager': null, '--user': null, '--all': null, '--full': null, '--plain': null, '--no-legend': null, '--type': 'text', '--state': 'text', '--lines': 'num', '--property': 'text', '--value': null })])),
   },
-  cd: { operands: { min: 1, max: 1 }, check: (p, env) => checkValue('inside', p.operands[0]!, env) },
+  // `cd -` goes to $OLDPWD, wherever that is.
+  cd: { operands: { min: 1, max: 1 }, check: (p, env) => (p.operands[0] === '-' ? 'cd - goes back to the previous directory, which may be outside the project' : checkValue('inside', p.operands[0]!, env)) },
   // ip reads its own option words (-brief, -json…); -batch runs commands from a file, so only these are listed.
   ip: {
     noOptions: true,

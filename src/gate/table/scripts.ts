@@ -244,6 +244,16 @@ export function findCheck(p: ParsedArgs): string | undefined {
 
 // ---------------------------------------------------------------- tar (listing only)
 
+/**
+ * GNU tar reads an archive named `host:file` from another machine (through rsh or ssh), and a glob can expand to such
+ * a name; `--force-local` is not in the subset, so any colon or glob character in the name is refused.
+ */
+function archiveName(name: string): string | undefined {
+  if (name.includes(':')) return `tar reads an archive named ${name} from another host`;
+  if (/[*?[]/.test(name)) return 'tar with a glob for the archive name';
+  return undefined;
+}
+
 export function tarCheck(p: ParsedArgs): string | undefined {
   const w = p.operands;
   let listing = false;
@@ -253,6 +263,8 @@ export function tarCheck(p: ParsedArgs): string | undefined {
     const x = w[i]!;
     if (needFile > 0) {
       needFile--;
+      const bad = archiveName(x);
+      if (bad !== undefined) return bad;
       continue;
     }
     if (x === '--list') {
@@ -260,7 +272,11 @@ export function tarCheck(p: ParsedArgs): string | undefined {
       continue;
     }
     if (/^--(verbose|gzip|bzip2|xz|zstd|numeric-owner|full-time)$/.test(x)) continue;
-    if (x.startsWith('--file=')) continue;
+    if (x.startsWith('--file=')) {
+      const bad = archiveName(x.slice('--file='.length));
+      if (bad !== undefined) return bad;
+      continue;
+    }
     if (x === '--file') {
       needFile = 1;
       continue;
