@@ -32,7 +32,14 @@ const FAMILIES = [...FILE_RULES, gitRules, ...NET_RULES, ...SYSTEM_RULES];
 
 /** Credential stores and keys: touching them at all is dangerous. */
 const CREDENTIALS =
-  /\.ssh(\/|\b)|(^|[/\s'"=@])id_(rsa|dsa|ecdsa|ed25519)\b|\.aws\/(credentials|config)|\.netrc\b|\.gnupg\b|keychains?\b|\.keychain(-db)?\b|\.git-credentials|\.npmrc\b|\.pypirc\b|\.kube\/config|\.docker\/config\.json|\.config\/gh\/hosts|\.config\/gcloud|\.azure\/|\.pgpass\b|\.vault-token|\/etc\/(shadow|gshadow|sudoers|master\.passwd)|\.password-store|\.gem\/credentials|\.cargo\/credentials|\.terraformrc|\.boto\b/i;
+  /\.ssh(\/|\b)|(^|[/\s'"=@])id_(rsa|dsa|ecdsa|ed25519)\b|\.aws\/(credentials|config)|\.netrc\b|\.gnupg\b|keychains?\b|\.keychain(-db)?\b|\.git-credentials|\.npmrc\b|\.pypirc\b|\.kube\/config|\.docker\/config\.json|\.config\/(?:gh|hub|gcloud|rclone)(?:\/|\b)|\.s3cfg\b|\.azure\/|\.pgpass\b|\.vault-token|\/etc\/(shadow|gshadow|sudoers|master\.passwd)|\.password-store|\.gem\/credentials|\.cargo\/credentials|\.terraformrc|\.boto\b/i;
+
+/**
+ * The line with each run of slashes and `./` segments written as one slash: `/etc//shadow`, `/etc/./shadow` and
+ * `~/.config//gh/hosts.yml` name the same files as their plain spellings, and the two lists above must see them.
+ */
+const SLASH_RUN = /\/+(?:\.\/+)*/g;
+const tidyPaths = (text: string): string => text.replace(SLASH_RUN, '/');
 
 /** Names and values that may hold secrets: a read-only command touching them is no longer safe. */
 const SENSITIVE =
@@ -182,7 +189,8 @@ function rate(c: CmdView, table: TableVerdict): { findings: Finding[]; readOnly:
   // `<tool> --version` only prints; the tool's own families (interpreter, build…) do not apply.
   const versionOnly = isVersionOrHelp(c);
   if (!versionOnly) for (const family of FAMILIES) findings.push(...family(c));
-  if (CREDENTIALS.test(text)) findings.push(dangerous('touches credentials'));
+  const tidy = tidyPaths(text);
+  if (CREDENTIALS.test(text) || CREDENTIALS.test(tidy)) findings.push(dangerous('touches credentials'));
   findings.push(...redirectFindings(c));
 
   // Safe only by construction: the read-only table decides; nothing below can lower a level.
@@ -200,7 +208,7 @@ function rate(c: CmdView, table: TableVerdict): { findings: Finding[]; readOnly:
     if (/\$\(|`/.test(c.text)) findings.push(moderate('its arguments come from another command'));
     findings.push(...valueAsCodeFindings(c));
     if (/[<>]\(/.test(c.text)) findings.push(moderate('reads or writes through a process substitution'));
-    if (SENSITIVE.test(text)) findings.push(moderate('mentions a file or value that may hold secrets'));
+    if (SENSITIVE.test(text) || SENSITIVE.test(tidy)) findings.push(moderate('mentions a file or value that may hold secrets'));
   }
   // The table's reason explains a part nothing else flagged (an unknown program or option, an expansion …).
   if (!table.safe && !findings.some((f) => f.level !== 'safe')) findings.push(moderate(table.reason));

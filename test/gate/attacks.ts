@@ -193,6 +193,12 @@ export const ATTACKS: readonly Attack[] = [
   { name: 'git log --format=%G? runs gpg (or the repository\'s gpg.program)', line: 'git log --format=%G? -3' },
   { name: 'git log --pretty=format:%GS', line: 'git log --pretty=format:%GS' },
   { name: 'cd - leaves the project for $OLDPWD', line: 'cd -; grep -r . .' },
+  { name: 'a doubled slash hides /etc/shadow from the credential list', line: 'cat /etc//shadow' },
+  { name: 'a ./ segment hides /etc/shadow', line: 'cat /etc/./shadow' },
+  { name: 'a doubled slash hides the GitHub CLI token', line: 'cat ~/.config/gh//hosts.yml' },
+  { name: 'a glob inside the GitHub CLI config', line: 'cat ~/.config/gh/*' },
+  { name: 'a recursive grep through the GitHub CLI config', line: 'grep -rh gho_ ~/.config/gh' },
+  { name: 'the s3cmd credentials file', line: 'cat ~/.s3cfg' },
 ];
 
 /** Ordinary read-only work (issue #12, "Done when"): each must still run unasked. */
