@@ -1,9 +1,10 @@
-// A flat JSON Schema (an object whose properties are strings, numbers, integers or booleans, possibly with an
-// enum) becomes a small form: one field per property, each typed text checked before the answer is sent. Anything
-// richer is answered as free text. Pure functions; InquiryDialog draws them.
+// A flat JSON Schema (src/escalation/flat-form.ts decides which) becomes a small form: one field per property, each
+// typed text checked before the answer is sent. Anything richer is answered as free text. Pure functions;
+// InquiryDialog draws them.
+import { flatFields, type FlatFieldType } from '../src/escalation/flat-form.js';
 import { INQUIRY_ANSWER_MAX_BYTES } from '../src/escalation/types.js';
 
-export type FieldType = 'string' | 'number' | 'integer' | 'boolean';
+export type FieldType = FlatFieldType;
 
 export interface FormField {
   readonly name: string;
@@ -18,37 +19,22 @@ export interface FormField {
   readonly maximum?: number;
 }
 
-const MAX_FIELDS = 12;
-
-/** The form for a flat schema, or undefined when the schema is absent or not flat (then: one free-text field). */
+/**
+ * The form for a flat schema, or undefined when the schema is absent or not flat (then: one free-text field). Which
+ * schemas are flat is decided in src/escalation/flat-form.ts, the same for the MCP dialog.
+ */
 export function formFields(schema: Record<string, unknown> | undefined): FormField[] | undefined {
-  if (!schema || schema.type !== 'object') return undefined;
-  const props = schema.properties;
-  if (!props || typeof props !== 'object' || Array.isArray(props)) return undefined;
-  const required = Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [];
-  const fields: FormField[] = [];
-  for (const [name, raw] of Object.entries(props as Record<string, unknown>)) {
-    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
-    const p = raw as Record<string, unknown>;
-    const type = p.type;
-    if (type !== 'string' && type !== 'number' && type !== 'integer' && type !== 'boolean') return undefined;
-    const field: FormField = {
-      name,
-      type,
-      required: required.includes(name),
-      ...(typeof p.description === 'string' ? { description: p.description } : typeof p.title === 'string' ? { description: p.title } : {}),
-      ...(Array.isArray(p.enum) && p.enum.every((v) => typeof v === 'string' || typeof v === 'number')
-        ? { enumValues: p.enum as (string | number)[] }
-        : {}),
-      ...(typeof p.minLength === 'number' ? { minLength: p.minLength } : {}),
-      ...(typeof p.maxLength === 'number' ? { maxLength: p.maxLength } : {}),
-      ...(typeof p.minimum === 'number' ? { minimum: p.minimum } : {}),
-      ...(typeof p.maximum === 'number' ? { maximum: p.maximum } : {}),
-    };
-    fields.push(field);
-  }
-  if (fields.length === 0 || fields.length > MAX_FIELDS) return undefined;
-  return fields;
+  return flatFields(schema)?.map((f) => ({
+    name: f.name,
+    type: f.type,
+    required: f.required,
+    ...(f.description !== undefined ? { description: f.description } : f.title !== undefined ? { description: f.title } : {}),
+    ...(f.choices ? { enumValues: f.choices } : {}),
+    ...(f.minLength !== undefined ? { minLength: f.minLength } : {}),
+    ...(f.maxLength !== undefined ? { maxLength: f.maxLength } : {}),
+    ...(f.minimum !== undefined ? { minimum: f.minimum } : {}),
+    ...(f.maximum !== undefined ? { maximum: f.maximum } : {}),
+  }));
 }
 
 export type FieldCheck = { readonly ok: true; readonly value: string | number | boolean | undefined } | { readonly ok: false; readonly error: string };

@@ -5,65 +5,72 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import type { ElicitRequestFormParams } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { hasHidden, visible } from '../core/visible.js';
+import { visible } from '../core/visible.js';
+import { flatFields, type FlatField } from '../escalation/flat-form.js';
 import { INQUIRY_ANSWER_MAX_BYTES, type InquiryRequest } from '../escalation/types.js';
 import { ajvLinearRegExp } from '../util/linear-regex.js';
 import { silence } from './dialog-wording.js';
 
-const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
 type Property = ElicitRequestFormParams['requestedSchema']['properties'][string];
 
 /**
- * The model's schema as an elicitation form, when it is flat: an object whose properties are all strings (maybe an
- * enum of strings), numbers, integers or booleans. Titles and descriptions are model text, so they are made visible.
+ * The model's schema as an elicitation form, when it is flat (src/escalation/flat-form.ts, the same rule the chat
+ * uses). Titles and descriptions are model text, so they are made visible; choices are shown as-is, which the flat
+ * rule allows only for strings with nothing to escape. A number's choices go as strings and are read back as
+ * numbers (readFlat).
  */
 export function flatForm(schema: Record<string, unknown> | undefined): ElicitRequestFormParams['requestedSchema'] | undefined {
-  if (!schema || (schema.type !== undefined && schema.type !== 'object')) return undefined;
-  const props = schema.properties;
-  if (!props || typeof props !== 'object' || Array.isArray(props)) return undefined;
-  const entries = Object.entries(props as Record<string, unknown>);
-  if (entries.length === 0 || entries.length > 16) return undefined;
-  const out: Record<string, Property> = {};
-  for (const [name, raw] of entries) {
-    if (!FIELD_NAME.test(name) || !raw || typeof raw !== 'object') return undefined;
-    const p = raw as Record<string, unknown>;
-    const label = {
-      ...(typeof p.title === 'string' ? { title: visible(p.title, { maxChars: 100 }) } : {}),
-      ...(typeof p.description === 'string' ? { description: visible(p.description, { maxChars: 300 }) } : {}),
-    };
-    const num = (k: string) => (typeof p[k] === 'number' ? { [k]: p[k] as number } : {});
-    if (p.type === 'string') {
-      if (Array.isArray(p.enum)) {
-        // Choices are shown by the client and returned verbatim, so they cannot be escaped: a choice holding a
-        // control, bidi or invisible character (or a very long one) makes the form not flat — answered as JSON.
-        if (!p.enum.every(shownAsIs) || p.enum.length === 0) return undefined;
-        out[name] = { type: 'string', ...label, enum: p.enum as string[], ...(shownAsIs(p.default) ? { default: p.default } : {}) };
-      } else {
-        const format = typeof p.format === 'string' && ['email', 'uri', 'date', 'date-time'].includes(p.format) ? { format: p.format as 'email' } : {};
-        out[name] = {
-          type: 'string',
-          ...label,
-          ...num('minLength'),
-          maxLength: Math.min(typeof p.maxLength === 'number' ? p.maxLength : INQUIRY_ANSWER_MAX_BYTES, INQUIRY_ANSWER_MAX_BYTES),
-          ...format,
-          ...(shownAsIs(p.default) ? { default: p.default } : {}),
-        };
-      }
-    } else if (p.type === 'number' || p.type === 'integer') {
-      out[name] = { type: p.type, ...label, ...num('minimum'), ...num('maximum'), ...(typeof p.default === 'number' ? { default: p.default } : {}) };
-    } else if (p.type === 'boolean') {
-      out[name] = { type: 'boolean', ...label, ...(typeof p.default === 'boolean' ? { default: p.default } : {}) };
-    } else {
-      return undefined;
-    }
-  }
-  const required = Array.isArray(schema.required) ? (schema.required as unknown[]).filter((r): r is string => typeof r === 'string' && r in out) : [];
-  return { type: 'object', properties: out, required };
+  const fields = flatFields(schema);
+  return fields ? formOf(fields) : undefined;
 }
 
-/** A string the client may show without escaping: short, with nothing visible() would escape. */
-function shownAsIs(v: unknown): v is string {
-  return typeof v === 'string' && v.length <= 200 && !hasHidden(v) && !v.includes('\n');
+function formOf(fields: readonly FlatField[]): ElicitRequestFormParams['requestedSchema'] {
+  const out: Record<string, Property> = {};
+  for (const f of fields) out[f.name] = property(f);
+  return { type: 'object', properties: out, required: fields.filter((f) => f.required).map((f) => f.name) };
+}
+
+function property(f: FlatField): Property {
+  const label = {
+    ...(f.title !== undefined ? { title: visible(f.title, { maxChars: 100 }) } : {}),
+    ...(f.description !== undefined ? { description: visible(f.description, { maxChars: 300 }) } : {}),
+  };
+  const num = (k: 'minLength' | 'minimum' | 'maximum') => (f[k] !== undefined ? { [k]: f[k] } : {});
+  if (f.choices) {
+    const dflt = typeof f.default === 'string' || typeof f.default === 'number' ? { default: String(f.default) } : {};
+    return { type: 'string', ...label, enum: f.choices.map(String), ...dflt };
+  }
+  if (f.type === 'string') {
+    return {
+      type: 'string',
+      ...label,
+      ...num('minLength'),
+      maxLength: Math.min(f.maxLength ?? INQUIRY_ANSWER_MAX_BYTES, INQUIRY_ANSWER_MAX_BYTES),
+      ...(f.format !== undefined ? { format: f.format } : {}),
+      ...(typeof f.default === 'string' ? { default: f.default } : {}),
+    };
+  }
+  if (f.type === 'boolean') return { type: 'boolean', ...label, ...(typeof f.default === 'boolean' ? { default: f.default } : {}) };
+  return { type: f.type, ...label, ...num('minimum'), ...num('maximum'), ...(typeof f.default === 'number' ? { default: f.default } : {}) };
+}
+
+/**
+ * The answer text of an accepted flat form: the content as JSON, with a number field's picked choice turned back
+ * into its number. A value outside a field's choices is not an answer (the client should not have sent it).
+ */
+function readFlat(
+  fields: readonly FlatField[],
+  content: Record<string, unknown> | undefined,
+): { ok: true; text: string } | { ok: false; reason: string } {
+  const out: Record<string, unknown> = { ...(content ?? {}) };
+  for (const f of fields) {
+    const v = out[f.name];
+    if (!f.choices || v === undefined) continue;
+    const picked = (f.choices as readonly (string | number)[]).find((c) => String(c) === String(v));
+    if (picked === undefined) return { ok: false, reason: `the answer to ${f.name} is not one of its choices` };
+    out[f.name] = picked;
+  }
+  return { ok: true, text: JSON.stringify(out) };
 }
 
 export interface InquiryForm {
@@ -85,12 +92,12 @@ export function inquiryForm(request: InquiryRequest, timeoutMs: number, queueId?
   const tail = ['Decline if you would rather not answer.', silence(timeoutMs, 'no answer')];
   if (queueId) tail.push(`You can also answer in a terminal: wisp inquiries answer ${queueId} TEXT`);
 
-  const flat = flatForm(request.schema);
-  if (flat) {
+  const fields = flatFields(request.schema);
+  if (fields) {
     return {
       message: [...head, 'Answer in the fields below.', ...tail].join('\n'),
-      requestedSchema: flat,
-      read: (content) => ({ ok: true, text: JSON.stringify(content ?? {}) }),
+      requestedSchema: formOf(fields),
+      read: (content) => readFlat(fields, content),
     };
   }
   if (request.schema) {
