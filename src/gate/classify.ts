@@ -9,11 +9,12 @@ import { exactKey, patternFor } from './pattern.js';
 import { normalisedForms } from './policy.js';
 import { isVersionOrHelp } from './readonly.js';
 import { type TableVerdict, readOnlyByTable } from './table/index.js';
-import { type CmdView, type Finding, dangerous, fullText, moderate, operands } from './rules-common.js';
+import { type CmdView, type Family, type Finding, type RuleFamily, dangerous, fullText, moderate, operands } from './rules-common.js';
 import { FILE_RULES, touchesStartupOrSystem } from './rules-files.js';
-import { gitRules } from './rules-git.js';
+import { GIT_RULES } from './rules-git.js';
 import { NET_RULES } from './rules-net.js';
 import { SYSTEM_RULES } from './rules-system.js';
+import { type Dispatch, buildDispatch } from './rules-dispatch.js';
 import { type Level, levelRank } from '../core/levels.js';
 import type { Part, PartVerdict } from './types.js';
 import { assignmentName, isAssignment, roughSegments } from './words.js';
@@ -28,7 +29,16 @@ export interface ClassifyOptions {
   readonly line?: string;
 }
 
-const FAMILIES = [...FILE_RULES, gitRules, ...NET_RULES, ...SYSTEM_RULES];
+/** Every rule family, in the order their findings are listed. */
+export const RULE_FAMILIES: readonly Family[] = [...FILE_RULES, ...GIT_RULES, ...NET_RULES, ...SYSTEM_RULES];
+
+/** The rule families by program (ADR 0066), built on first use: `wisp check -- ls` needs few of them. */
+let dispatch: Dispatch | undefined;
+
+/** The families the classifier runs for a command. */
+export function familiesFor(c: CmdView): readonly RuleFamily[] {
+  return (dispatch ??= buildDispatch(RULE_FAMILIES)).familiesFor(c);
+}
 
 /** Credential stores and keys: touching them at all is dangerous. */
 const CREDENTIALS =
@@ -188,7 +198,7 @@ function rate(c: CmdView, table: TableVerdict): { findings: Finding[]; readOnly:
   const text = fullText(c);
   // `<tool> --version` only prints; the tool's own families (interpreter, build…) do not apply.
   const versionOnly = isVersionOrHelp(c);
-  if (!versionOnly) for (const family of FAMILIES) findings.push(...family(c));
+  if (!versionOnly) for (const family of familiesFor(c)) findings.push(...family(c));
   const tidy = tidyPaths(text);
   if (CREDENTIALS.test(text) || CREDENTIALS.test(tidy)) findings.push(dangerous('touches credentials'));
   findings.push(...redirectFindings(c));

@@ -27,6 +27,24 @@ export interface Finding {
 
 export type RuleFamily = (c: CmdView) => Finding[];
 
+/**
+ * A rule family and the commands it can find anything in (ADR 0066): the classifier runs a family only for these,
+ * so a family must return no finding for any other command — test/gate/rules-dispatch.test.ts checks that over every
+ * name the rule modules mention. Names are resolved executables (`CmdView.exe`: after wrappers, basename,
+ * lower-case).
+ */
+export interface Family {
+  readonly rule: RuleFamily;
+  /** Executables the family looks at. */
+  readonly programs?: Iterable<string>;
+  /** Executables too many to list (`mkfs.ext4`, `python3.12`): a test on the name. */
+  readonly matches?: (exe: string) => boolean;
+  /** Wrappers (`CmdView.r.wrappers`) that bring the family in whatever program they run (`sudo ls`). */
+  readonly wrappers?: Iterable<string>;
+  /** The family looks at every command (a program named by path; a later stage of a pipeline). */
+  readonly everyCommand?: true;
+}
+
 export const dangerous = (reason: string, scope?: 'pipeline'): Finding => ({ level: 'dangerous', reason, ...(scope ? { scope } : {}) });
 export const moderate = (reason: string): Finding => ({ level: 'moderate', reason });
 

@@ -1,6 +1,7 @@
 // Rule families about files and disks: deleting, permission changes, writing, whole-disk tools, find/xargs.
 import {
   type CmdView,
+  type Family,
   type Finding,
   dangerous,
   hasFlag,
@@ -65,17 +66,21 @@ function permissionRules(c: CmdView): Finding[] {
   return out;
 }
 
+const FORMATTER_NAME = (e: string): boolean => /^mkfs(\.\w+)?$/.test(e) || /^newfs(_\w+)?$/.test(e);
+const DISK_TOOLS = ['mke2fs', 'mkswap', 'wipefs', 'fdisk', 'sfdisk', 'gdisk', 'sgdisk', 'cfdisk', 'parted', 'blkdiscard'];
+const VOLUME_REMOVERS = ['lvremove', 'vgremove', 'pvremove'];
+
 function diskRules(c: CmdView): Finding[] {
   const e = c.exe;
   const destroys = dangerous('destroys a disk or volume');
-  if (/^mkfs(\.\w+)?$/.test(e) || /^newfs(_\w+)?$/.test(e)) return [destroys];
-  if (['mke2fs', 'mkswap', 'wipefs', 'fdisk', 'sfdisk', 'gdisk', 'sgdisk', 'cfdisk', 'parted', 'blkdiscard'].includes(e)) {
+  if (FORMATTER_NAME(e)) return [destroys];
+  if (DISK_TOOLS.includes(e)) {
     return [destroys];
   }
   if (e === 'diskutil' && /^(erase\w*|zeroDisk|randomDisk|secureErase|partitionDisk|reformat)$/i.test(c.args[0] ?? '')) return [destroys];
   if (e === 'diskutil' && c.args[0] === 'apfs' && /^(delete|erase)/i.test(c.args[1] ?? '')) return [destroys];
   if (e === 'zpool' && c.args[0] === 'destroy') return [destroys];
-  if (['lvremove', 'vgremove', 'pvremove'].includes(e)) return [destroys];
+  if (VOLUME_REMOVERS.includes(e)) return [destroys];
   if (e === 'cryptsetup' && /^(luksFormat|erase|luksErase)$/.test(c.args[0] ?? '')) return [destroys];
   if (e === 'dd') {
     const of = c.args.find((a) => a.startsWith('of='))?.slice(3);
@@ -86,6 +91,9 @@ function diskRules(c: CmdView): Finding[] {
   if (e === 'shred' || e === 'srm') return [dangerous('destroys file contents beyond recovery')];
   return [];
 }
+
+const COPY_TARGETS = ['cp', 'mv', 'ln', 'install', 'rsync', 'ditto'];
+const FILE_WRITERS = ['sed', 'gsed', 'perl', 'sort', 'tree', 'tar', 'rsync', 'tee', 'dd'];
 
 function fileChangeRules(c: CmdView): Finding[] {
   const out: Finding[] = [];
@@ -99,7 +107,7 @@ function fileChangeRules(c: CmdView): Finding[] {
   if (c.exe === 'rsync' && !c.args.some((a) => /^[^/]*:/.test(a))) out.push(moderate('modifies files'));
   // Writes into start-up or system files (cp/mv/ln/install/tee targets, dd of=).
   const targets: string[] = [];
-  if (['cp', 'mv', 'ln', 'install', 'rsync', 'ditto'].includes(c.exe)) {
+  if (COPY_TARGETS.includes(c.exe)) {
     const ops = operands(c.args);
     if (ops.length > 0) targets.push(ops[ops.length - 1]!);
   }
@@ -143,21 +151,24 @@ function fdRules(c: CmdView): Finding[] {
   return [];
 }
 
+const HOME_READERS = ['cat', 'cp', 'tar', 'zip', 'scp', 'rsync', 'curl', 'head', 'tail'];
+
 function xargsRules(c: CmdView): Finding[] {
   if (!c.r.wrappers.includes('xargs')) return [];
   const out: Finding[] = [];
   if (DELETERS.has(c.exe)) out.push(dangerous('deletes every path given to it'));
   // `find ~ … | xargs cat|cp|tar …`: every matching file of the home folder or disk is read out.
   const pipeline = c.part.pipeline ?? '';
-  if (/^\s*(\S*\/)?find\s+(~|\$HOME|\$\{HOME\}|\/)(\/|\s|$)/.test(pipeline) && ['cat', 'cp', 'tar', 'zip', 'scp', 'rsync', 'curl', 'head', 'tail'].includes(c.exe)) {
+  if (/^\s*(\S*\/)?find\s+(~|\$HOME|\$\{HOME\}|\/)(\/|\s|$)/.test(pipeline) && HOME_READERS.includes(c.exe)) {
     out.push(dangerous('reads or copies every file a search of the home folder or the disk matches', 'pipeline'));
   }
   return out;
 }
 
+const COPIERS = ['tar', 'zip', '7z', 'rsync', 'scp', 'cp', 'ditto', 'rclone'];
+
 function archiveHomeRules(c: CmdView): Finding[] {
-  const copiers = ['tar', 'zip', '7z', 'rsync', 'scp', 'cp', 'ditto', 'rclone'];
-  if (!copiers.includes(c.exe)) return [];
+  if (!COPIERS.includes(c.exe)) return [];
   if (c.exe === 'cp' && !hasFlag(c.args, 'rRa', ['--recursive', '--archive'])) return [];
   if (operands(c.args).some((a) => HOME_OR_DISK(a, c))) {
     return [dangerous('reads or copies every file of the home folder or the disk')];
@@ -165,4 +176,14 @@ function archiveHomeRules(c: CmdView): Finding[] {
   return [];
 }
 
-export const FILE_RULES = [rmRules, permissionRules, diskRules, fileChangeRules, findRules, fdRules, xargsRules, archiveHomeRules];
+export const FILE_RULES: readonly Family[] = [
+  { rule: rmRules, programs: ['rm'] },
+  { rule: permissionRules, programs: ['chmod', 'chown', 'chgrp'] },
+  { rule: diskRules, programs: [...DISK_TOOLS, ...VOLUME_REMOVERS, 'diskutil', 'zpool', 'cryptsetup', 'dd', 'shred', 'srm'], matches: FORMATTER_NAME },
+  { rule: fileChangeRules, programs: [...FILE_CHANGERS, ...COPY_TARGETS, ...FILE_WRITERS] },
+  { rule: findRules, programs: ['find'] },
+  { rule: fdRules, programs: ['fd', 'fdfind'] },
+  // Only under xargs, and only for these programs: the family checks the wrapper itself.
+  { rule: xargsRules, programs: [...DELETERS, ...HOME_READERS] },
+  { rule: archiveHomeRules, programs: COPIERS },
+];

@@ -1,5 +1,5 @@
 // git: which subcommands only read, which change the repository, and which lose work or rewrite remote history.
-import { type CmdView, type Finding, dangerous, hasFlag, hasLong, mentionsOption, moderate, operands } from './rules-common.js';
+import { type CmdView, type Family, type Finding, dangerous, hasFlag, hasLong, mentionsOption, moderate, operands } from './rules-common.js';
 
 /** Global options that take a value in the next word (unless written `--opt=value`). */
 export const GIT_VALUE_OPTIONS = ['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--config-env', '--super-prefix'];
@@ -181,3 +181,5 @@ export function gitRules(c: CmdView): Finding[] {
   }
   return out;
 }
+
+export const GIT_RULES: readonly Family[] = [{ rule: gitRules, programs: ['git'] }];

@@ -1,5 +1,5 @@
 // Network, credentials and registries: uploads, servers, printing secrets, publishing, deleting remote storage.
-import { type CmdView, type Finding, dangerous, firstOperand, hasFlag, hasLong, isPython, moderate, operands } from './rules-common.js';
+import { type CmdView, type Family, type Finding, dangerous, firstOperand, hasFlag, hasLong, isPython, moderate, operands } from './rules-common.js';
 
 const NETWORK_TOOLS = new Set([
   'curl', 'wget', 'ssh', 'scp', 'sftp', 'rsync', 'nc', 'ncat', 'netcat', 'telnet', 'ftp', 'lftp', 'socat', 'mosh',
@@ -69,6 +69,8 @@ function serveRules(c: CmdView): Finding[] {
 
 const SECRET_NAME = /(PASSWORD|PASSWD|TOKEN|SECRET|CREDENTIAL|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|_KEY)\b/i;
 
+const ENV_PRINTERS = ['echo', 'printf', 'print', 'printenv', 'env', 'set', 'export', 'declare', 'typeset'];
+
 /** Printing environment variables that hold secrets, or the whole environment. */
 function environmentRules(c: CmdView): Finding[] {
   const out: Finding[] = [];
@@ -86,13 +88,21 @@ function environmentRules(c: CmdView): Finding[] {
   if ((c.exe === 'env' && c.r.programWord !== undefined && operands(c.args).length === 0) || (['set', 'export', 'declare', 'typeset'].includes(c.exe) && bare)) {
     out.push(moderate('prints the whole environment, secrets included'));
   }
-  // `env | grep TOKEN`: the environment, filtered for its secrets.
+  return out;
+}
+
+/** `env | grep TOKEN`: the environment, filtered for its secrets, by whatever program reads it. */
+function environmentFilterRules(c: CmdView): Finding[] {
+  const out: Finding[] = [];
   const pipeline = c.part.pipeline;
   if (pipeline !== undefined && (c.part.pipeStage ?? 0) > 0 && /^\s*(env|printenv|set|export(\s+-p)?|declare\s+-[px]*)\s*\|/.test(pipeline)) {
     if (/token|secret|passw|key|credential|auth/i.test(c.text)) out.push(dangerous('prints credentials from the environment', 'pipeline'));
   }
   return out;
 }
+
+const CREDENTIAL_PRINTERS = ['security', 'gh', 'gcloud', 'az', 'aws', 'op', 'pass', 'gopass', 'secret-tool', 'kubectl', 'heroku', 'vault'];
+const CREDENTIAL_HELPER = (exe: string): boolean => /^docker-credential-/.test(exe);
 
 /** Commands whose purpose is to print a stored password, key or token. */
 function storedCredentialRules(c: CmdView): Finding[] {
@@ -138,7 +148,7 @@ function storedCredentialRules(c: CmdView): Finding[] {
       if (sub(0) === 'read' || (sub(0) === 'kv' && sub(1) === 'get')) return [prints];
       return [];
     default:
-      if (/^docker-credential-/.test(c.exe) && sub(0) === 'get') return [prints];
+      if (CREDENTIAL_HELPER(c.exe) && sub(0) === 'get') return [prints];
       return [];
   }
 }
@@ -203,4 +213,17 @@ function containerRules(c: CmdView): Finding[] {
   return [moderate('runs a container')];
 }
 
-export const NET_RULES = [networkRules, uploadRules, serveRules, environmentRules, storedCredentialRules, publishRules, remoteDeleteRules, containerRules];
+const PUBLISHERS = ['npm', 'pnpm', 'yarn', 'bun', 'cargo', 'poetry', 'flit', 'hatch', 'gem', 'twine', 'docker', 'podman', 'dotnet', 'pod', 'mvn', 'swift'];
+const REMOTE_DELETERS = ['aws', 'gsutil', 'gcloud', 'az', 'rclone', 'kubectl', 'oc', 'helm', 'terraform', 'tofu', 'pulumi', 'gh'];
+
+export const NET_RULES: readonly Family[] = [
+  { rule: networkRules, programs: NETWORK_TOOLS },
+  { rule: uploadRules, programs: ['curl', 'wget'] },
+  { rule: serveRules, programs: ['php'], matches: isPython },
+  { rule: environmentRules, programs: ENV_PRINTERS },
+  { rule: environmentFilterRules, everyCommand: true },
+  { rule: storedCredentialRules, programs: CREDENTIAL_PRINTERS, matches: CREDENTIAL_HELPER },
+  { rule: publishRules, programs: PUBLISHERS },
+  { rule: remoteDeleteRules, programs: REMOTE_DELETERS },
+  { rule: containerRules, programs: ['docker', 'podman'] },
+];

@@ -1,12 +1,14 @@
 // Privilege, system configuration, processes, scheduling, packages, builds, interpreters and scripts.
 import { shellCommandString } from './parse.js';
-import { type CmdView, type Finding, dangerous, firstOperand, hasFlag, isPython, moderate, operands } from './rules-common.js';
+import { type CmdView, type Family, type Finding, dangerous, firstOperand, hasFlag, isPython, moderate, operands } from './rules-common.js';
 import { isShell } from '../core/shells.js';
 import { PRIVILEGE_WRAPPERS } from './wrappers.js';
 
+const IDENTITY_CHANGERS = ['su', 'sudoedit', 'visudo'];
+
 function privilegeRules(c: CmdView): Finding[] {
   if (c.r.wrappers.some((w) => PRIVILEGE_WRAPPERS.has(w)) || PRIVILEGE_WRAPPERS.has(c.exe)) return [dangerous('runs as root')];
-  if (c.exe === 'su' || c.exe === 'sudoedit' || c.exe === 'visudo') return [dangerous('runs as another user or edits privileges')];
+  if (IDENTITY_CHANGERS.includes(c.exe)) return [dangerous('runs as another user or edits privileges')];
   return [];
 }
 
@@ -49,9 +51,11 @@ const SYSTEM_CHANGERS = new Set([
   'update-alternatives', 'tccutil', 'sysadminctl', 'dseditgroup', 'bless', 'fdesetup', 'softwareupdate', 'profiles',
 ]);
 
+const POWER = ['shutdown', 'reboot', 'halt', 'poweroff'];
+
 function systemRules(c: CmdView): Finding[] {
   const e = c.exe;
-  if (['shutdown', 'reboot', 'halt', 'poweroff'].includes(e) || ((e === 'init' || e === 'telinit') && /^[06]$/.test(c.args[0] ?? ''))) {
+  if (POWER.includes(e) || ((e === 'init' || e === 'telinit') && /^[06]$/.test(c.args[0] ?? ''))) {
     return [dangerous('shuts down or restarts the machine')];
   }
   if (e === 'crontab') {
@@ -82,8 +86,10 @@ export function ipReadOnly(a: readonly string[]): boolean {
 
 export { SYSTEM_READ };
 
+const KILLERS = ['pkill', 'killall', 'killall5'];
+
 function processRules(c: CmdView): Finding[] {
-  if (c.exe === 'pkill' || c.exe === 'killall' || c.exe === 'killall5') return [dangerous('kills processes broadly')];
+  if (KILLERS.includes(c.exe)) return [dangerous('kills processes broadly')];
   if (c.exe !== 'kill') return [];
   const a = [...c.args];
   if (a[0] === '-l' || a[0] === '-L') return [];
@@ -94,8 +100,10 @@ function processRules(c: CmdView): Finding[] {
   return [moderate('signals a process')];
 }
 
+const DESKTOP = ['open', 'xdg-open', 'osascript', 'at', 'batch', 'atrm', 'notify-send', 'say', 'pbcopy', 'xclip', 'xsel', 'wl-copy', 'shortcuts', 'automator'];
+
 function desktopRules(c: CmdView): Finding[] {
-  if (['open', 'xdg-open', 'osascript', 'at', 'batch', 'atrm', 'notify-send', 'say', 'pbcopy', 'xclip', 'xsel', 'wl-copy', 'shortcuts', 'automator'].includes(c.exe)) {
+  if (DESKTOP.includes(c.exe)) {
     return [moderate('affects the desktop or scheduling')];
   }
   return [];
@@ -103,16 +111,25 @@ function desktopRules(c: CmdView): Finding[] {
 
 const PKG_VERBS = /^(install|i|add|ci|update|up|upgrade|uninstall|remove|rm|un|r|unlink|link|dedupe|ddp|prune|rebuild|reinstall|purge|autoremove|dist-upgrade|full-upgrade|tap|untap|cleanup|pin|unpin|get|download|sync|lock|fix|audit)$/;
 
+const JS_PACKAGERS = ['npm', 'pnpm', 'yarn', 'bun'];
+const LANGUAGE_PACKAGERS = [
+  'pip', 'pip3', 'pipx', 'gem', 'composer', 'conda', 'mamba', 'micromamba', 'bundle', 'poetry', 'pdm', 'rye', 'hatch', 'cpan', 'cpanm',
+  'luarocks', 'opam', 'nix-env', 'mas', 'rustup',
+];
+const SYSTEM_PACKAGERS = ['brew', 'port', 'snap', 'flatpak', 'apk', 'apt', 'apt-get', 'aptitude', 'dnf', 'yum', 'zypper', 'swupd', 'pkg', 'winget', 'choco', 'scoop'];
+const PACMAN_LIKE = ['pacman', 'yay', 'paru'];
+const PACKAGERS = [...JS_PACKAGERS, ...LANGUAGE_PACKAGERS, 'uv', 'cargo', 'go', ...SYSTEM_PACKAGERS, ...PACMAN_LIKE, 'dpkg', 'rpm', 'swift', 'dotnet'];
+
 function packageRules(c: CmdView): Finding[] {
   const e = c.exe;
   const sub = firstOperand(c.args, ['--prefix', '-C', '--dir', '--cwd', '-w', '--workspace', '-o', '-t', '-c', '--manifest-path', '--config']).word;
   const installs = moderate('installs or removes packages');
-  if (['npm', 'pnpm', 'yarn', 'bun'].includes(e)) {
+  if (JS_PACKAGERS.includes(e)) {
     if (e === 'yarn' && sub === undefined && c.args.length === 0) return [installs];
     if (sub !== undefined && PKG_VERBS.test(sub) && !(sub === 'audit' && !c.args.includes('fix'))) return [installs];
     return [];
   }
-  if (['pip', 'pip3', 'pipx', 'gem', 'composer', 'conda', 'mamba', 'micromamba', 'bundle', 'poetry', 'pdm', 'rye', 'hatch', 'cpan', 'cpanm', 'luarocks', 'opam', 'nix-env', 'mas', 'rustup'].includes(e)) {
+  if (LANGUAGE_PACKAGERS.includes(e)) {
     return sub !== undefined && (PKG_VERBS.test(sub) || sub === 'create' || sub === 'toolchain' || sub === 'target' || sub === 'component') ? [installs] : [];
   }
   if (e === 'uv') {
@@ -123,15 +140,15 @@ function packageRules(c: CmdView): Finding[] {
   if (isPython(e) && c.args[0] === '-m' && /^(pip|ensurepip|venv)$/.test(c.args[1] ?? '')) {
     return /^(list|show|freeze|check|help|--version)$/.test(c.args[2] ?? '') ? [] : [installs];
   }
-  if (['cargo', 'go'].includes(e)) {
+  if (e === 'cargo' || e === 'go') {
     if (sub !== undefined && /^(install|uninstall|add|remove|update|get)$/.test(sub)) return [installs];
     if (e === 'go' && sub === 'mod' && /^(download|tidy|vendor|edit|init)$/.test(c.args[c.args.indexOf('mod') + 1] ?? '')) return [installs];
     return [];
   }
-  if (['brew', 'port', 'snap', 'flatpak', 'apk', 'apt', 'apt-get', 'aptitude', 'dnf', 'yum', 'zypper', 'swupd', 'pkg', 'winget', 'choco', 'scoop'].includes(e)) {
+  if (SYSTEM_PACKAGERS.includes(e)) {
     return sub !== undefined && (PKG_VERBS.test(sub) || /^(del|refresh|dup|in|rm|services)$/.test(sub)) ? [installs] : [];
   }
-  if (e === 'pacman' || e === 'yay' || e === 'paru') {
+  if (PACMAN_LIKE.includes(e)) {
     return c.args.some((a) => /^-[SRU]/.test(a) || /^--(sync|remove|upgrade)$/.test(a)) ? [installs] : [];
   }
   if (e === 'dpkg' && c.args.some((a) => /^-(i|r|P|-install|-remove|-purge|-configure)/.test(a))) return [installs];
@@ -143,12 +160,18 @@ function packageRules(c: CmdView): Finding[] {
   return [];
 }
 
+const MAKES = ['make', 'gmake', 'bmake'];
+const PACKAGE_RUNNERS = ['npx', 'pnpx', 'bunx', 'uvx', 'pipx'];
+const ENV_RUNNERS = ['poetry', 'pdm', 'hatch', 'rye', 'bundle', 'pipenv'];
+const BUILD_TOOLS = ['pytest', 'py.test', 'tox', 'nox', 'jest', 'vitest', 'mocha', 'ava', 'tap', 'karma', 'playwright', 'cypress', 'rspec', 'rake', 'phpunit', 'ctest', 'cmake', 'ninja', 'meson', 'bazel', 'bazelisk', 'buck', 'buck2', 'scons', 'mvn', 'gradle', 'ant', 'sbt', 'lein', 'mix', 'rebar3', 'dune', 'stack', 'cabal', 'zig', 'dotnet', 'msbuild', 'tsc', 'webpack', 'vite', 'esbuild', 'rollup', 'parcel', 'turbo', 'nx', 'lerna', 'just', 'task', 'mage', 'invoke', 'fab', 'grunt', 'gulp', 'deno', 'eslint', 'prettier', 'ruff', 'black', 'mypy', 'pyright', 'rustc', 'gcc', 'g++', 'cc', 'c++', 'clang', 'clang++', 'javac', 'kotlinc', 'swiftc'];
+const BUILDERS = [...MAKES, 'xcodebuild', 'cargo', 'swift', 'go', ...JS_PACKAGERS, ...PACKAGE_RUNNERS, 'uv', ...ENV_RUNNERS, ...BUILD_TOOLS];
+
 /** Builds, tests and task runners execute the project's own code. */
 function buildRules(c: CmdView): Finding[] {
   const e = c.exe;
   const runs = moderate('runs project code (build scripts, tests or tasks)');
   const sub = firstOperand(c.args, ['--prefix', '-C', '--dir', '--cwd', '-w', '--workspace', '--manifest-path', '--config', '-Z', '--package-path']).word;
-  if (e === 'make' || e === 'gmake' || e === 'bmake') {
+  if (MAKES.includes(e)) {
     const targets = makeTargets(c.args);
     if (targets.some((t) => /^(clean|distclean|mrproper|install|uninstall)$/.test(t))) return [moderate('cleans or installs build output'), runs];
     return [runs];
@@ -164,17 +187,17 @@ function buildRules(c: CmdView): Finding[] {
   }
   if (e === 'swift' && sub !== undefined && /^(build|test|run|package)$/.test(sub)) return [runs];
   if (e === 'go' && sub !== undefined && /^(build|test|run|generate|vet|tool)$/.test(sub)) return [runs];
-  if (['npm', 'pnpm', 'yarn', 'bun'].includes(e)) {
+  if (JS_PACKAGERS.includes(e)) {
     if (sub !== undefined && /^(run|run-script|rum|urn|test|t|tst|start|stop|restart|exec|x|dlx|create|init|explore|rebuild)$/.test(sub)) return [runs];
     if (e !== 'npm' && sub !== undefined && !/^(list|ls|ll|la|why|info|view|show|outdated|help|config|root|bin|store|version|--version|-v|audit|licenses|search|pack|publish|login|logout|whoami|cache|add|install|i|remove|rm|up|update|upgrade|link|unlink|dedupe|prune|import|patch|workspaces?)$/.test(sub)) {
       return [runs]; // `yarn build`, `pnpm lint`: a package script
     }
     return [];
   }
-  if (['npx', 'pnpx', 'bunx', 'uvx', 'pipx'].includes(e)) return e === 'pipx' && firstOperand(c.args).word !== 'run' ? [] : [moderate('downloads and runs a package')];
+  if (PACKAGE_RUNNERS.includes(e)) return e === 'pipx' && firstOperand(c.args).word !== 'run' ? [] : [moderate('downloads and runs a package')];
   if (e === 'uv' && sub === 'run') return [runs];
-  if (['poetry', 'pdm', 'hatch', 'rye', 'bundle', 'pipenv'].includes(e) && (sub === 'run' || sub === 'exec' || sub === 'shell')) return [runs];
-  if (['pytest', 'py.test', 'tox', 'nox', 'jest', 'vitest', 'mocha', 'ava', 'tap', 'karma', 'playwright', 'cypress', 'rspec', 'rake', 'phpunit', 'ctest', 'cmake', 'ninja', 'meson', 'bazel', 'bazelisk', 'buck', 'buck2', 'scons', 'mvn', 'gradle', 'ant', 'sbt', 'lein', 'mix', 'rebar3', 'dune', 'stack', 'cabal', 'zig', 'dotnet', 'msbuild', 'tsc', 'webpack', 'vite', 'esbuild', 'rollup', 'parcel', 'turbo', 'nx', 'lerna', 'just', 'task', 'mage', 'invoke', 'fab', 'grunt', 'gulp', 'deno', 'eslint', 'prettier', 'ruff', 'black', 'mypy', 'pyright', 'rustc', 'gcc', 'g++', 'cc', 'c++', 'clang', 'clang++', 'javac', 'kotlinc', 'swiftc'].includes(e)) {
+  if (ENV_RUNNERS.includes(e) && (sub === 'run' || sub === 'exec' || sub === 'shell')) return [runs];
+  if (BUILD_TOOLS.includes(e)) {
     return [runs];
   }
   if (isPython(e) && c.args[0] === '-m' && /^(pytest|unittest|tox|nox|build|setup|mypy|black|ruff)$/.test(c.args[1] ?? '')) return [runs];
@@ -222,6 +245,9 @@ export const INTERPRETERS: ReadonlySet<string> = new Set([
   'clisp', 'tsx', 'ts-node', 'busybox',
 ]);
 
+const AWKS = ['awk', 'gawk', 'mawk', 'nawk'];
+const SHELL_BUILTINS = ['source', '.', 'eval', 'exec', 'alias', 'trap'];
+
 function interpreterRules(c: CmdView): Finding[] {
   const e = c.exe;
   const stage = c.part.pipeStage ?? 0;
@@ -244,7 +270,7 @@ function interpreterRules(c: CmdView): Finding[] {
   if (e === 'exec' && c.r.programWord !== undefined) return [moderate('replaces the shell or changes its open files')];
   if (e === 'alias' && c.args.length > 0) return [moderate('defines an alias')];
   if (e === 'trap' && c.args.length > 0) return [moderate('runs code when the shell gets a signal')];
-  if (e === 'awk' || e === 'gawk' || e === 'mawk' || e === 'nawk') {
+  if (AWKS.includes(e)) {
     if (awkWritesOrRuns(c.args.join(' ')) || hasFlag(c.args, 'f', ['--file'])) {
       return [moderate('runs an awk program that can write files or start commands')];
     }
@@ -278,7 +304,17 @@ function scriptRules(c: CmdView): Finding[] {
   return [moderate('runs a script or program from a path')];
 }
 
-export const SYSTEM_RULES = [privilegeRules, systemRules, processRules, desktopRules, packageRules, buildRules, interpreterRules, scriptRules];
+export const SYSTEM_RULES: readonly Family[] = [
+  { rule: privilegeRules, programs: [...PRIVILEGE_WRAPPERS, ...IDENTITY_CHANGERS], wrappers: PRIVILEGE_WRAPPERS },
+  { rule: systemRules, programs: [...POWER, 'init', 'telinit', 'crontab', 'defaults', 'ip', 'ifconfig', ...SYSTEM_CHANGERS] },
+  { rule: processRules, programs: [...KILLERS, 'kill'] },
+  { rule: desktopRules, programs: DESKTOP },
+  { rule: packageRules, programs: PACKAGERS, matches: isPython },
+  { rule: buildRules, programs: BUILDERS, matches: isPython },
+  { rule: interpreterRules, programs: [...SHELL_BUILTINS, ...AWKS, ...INTERPRETERS], matches: (e) => isShell(e) || isPython(e) },
+  // A program named by its path (`./build.sh`), whatever its name.
+  { rule: scriptRules, everyCommand: true },
+];
 
 /** `system(…)`, `| getline`, `|&`, or a `print` whose statement goes on to `|` or `>`: one pass per statement. */
 function awkWritesOrRuns(program: string): boolean {
