@@ -6,6 +6,7 @@ import { visible } from '../src/core/visible.js';
 import { ApprovalStore, CorruptApprovalsError, type StoredApproval } from '../src/gate/store.js';
 import { wispPaths } from '../src/core/paths.js';
 import { recordOperatorEvent, type Revocation } from '../src/audit/operator.js';
+import { auditRotation } from '../src/config/audit-rotation.js';
 import { UsageError, WispError } from '../src/core/errors.js';
 import { quietOnClosedPipe, renderTable } from './output.js';
 
@@ -94,5 +95,6 @@ export function clearApprovals(): void {
  * gate stricter, so it stands even if the log then fails — that failure is reported, exit 1).
  */
 function recordRevocation(revocation: Revocation): void {
-  recordOperatorEvent(wispPaths(), { kind: 'approval.revoked', revocation });
+  const paths = wispPaths();
+  recordOperatorEvent(paths, auditRotation({ home: paths.home, cwd: process.cwd() }), { kind: 'approval.revoked', revocation });
 }

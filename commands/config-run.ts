@@ -1,6 +1,7 @@
 // The bodies of `wisp config …`.
 import { existsSync, mkdirSync } from 'node:fs';
 import { recordOperatorEvent } from '../src/audit/operator.js';
+import { auditRotation } from '../src/config/audit-rotation.js';
 import { configJsonSchema, requireKey } from '../src/config/keys.js';
 import { editConfig, type ConfigChange } from '../src/config/edit.js';
 import { getPath } from '../src/config/key-path.js';
@@ -79,7 +80,7 @@ function edit(req: { key: string; value?: string; action: 'set' | 'unset' }): vo
 }
 
 function recordChange(paths: ReturnType<typeof wispPaths>, change: ConfigChange): void {
-  recordOperatorEvent(paths, { kind: 'config.change', change });
+  recordOperatorEvent(paths, auditRotation({ home: paths.home, cwd: process.cwd() }), { kind: 'config.change', change });
 }
 
 export function configPath(all: boolean): void {

@@ -2,6 +2,7 @@
 // status line shows. `SessionEngine` is the real one over a Session; App tests give the App a fake. No Ink, no
 // React, no component imports here: the engine emits data and the components draw it.
 import { recordOperatorEvent } from '../src/audit/operator.js';
+import { auditRotation } from '../src/config/audit-rotation.js';
 import { createModel } from '../src/model/index.js';
 import type { LanguageModel } from '../src/model/types.js';
 import { Conversation } from '../src/session/conversation.js';
@@ -173,7 +174,7 @@ export class SessionEngine implements ChatEngine {
       },
       recordRevocation: (details) => {
         this.onRevoked(details.ids);
-        recordOperatorEvent(s.paths, { kind: 'approval.revoked', revocation: details });
+        recordOperatorEvent(s.paths, auditRotation({ home: s.paths.home, cwd: process.cwd() }), { kind: 'approval.revoked', revocation: details });
       },
     };
   }

@@ -1,15 +1,13 @@
 // Operator events — a change to the config, a revoked or cleared approval — worded in one place, whichever face the
 // operator used: the CLI (`wisp config set`, `wisp approvals revoke|clear`), a short-lived process with its own
-// `cli-…` session, or the chat (`/config set`, `/approvals revoke`). Rotation sizes come from the config as it
-// stands; a broken config (perhaps being repaired by this very command) means the defaults. A failed write throws,
-// as every audit write does.
-import { loadConfig } from '../config/load.js';
-import { ConfigSchema } from '../config/schema.js';
+// `cli-…` session, or the chat (`/config set`, `/approvals revoke`). The caller passes the rotation sizes (the
+// audit layer does not read the config, ADR 0061; config/audit-rotation.ts reads them). A failed write throws, as
+// every audit write does.
 import type { WispPaths } from '../core/paths.js';
 import { shortId } from '../core/ids.js';
 import { VERSION } from '../core/version.js';
 import type { AuditContext, AuditKind, AuditSink } from './kinds.js';
-import { openAudit } from './writer.js';
+import { openAudit, type AuditOptions } from './writer.js';
 
 /** A config file change as edit.ts reports it (only the fields the log keeps). */
 export interface ConfigChangeFields {
@@ -74,15 +72,12 @@ export function writeOperatorEvent(audit: AuditSink, ctx: AuditContext, e: Opera
   audit.write(kind, details, ctx);
 }
 
+/** How the log rotates: plain numbers from whoever read the config. */
+export type Rotation = Pick<AuditOptions, 'maxFileBytes' | 'keepFiles'>;
+
 /** Writes an operator event from a CLI command, under a session of its own. */
-export function recordOperatorEvent(paths: WispPaths, e: OperatorEvent): void {
-  let audit = ConfigSchema.parse({}).audit;
-  try {
-    audit = loadConfig({ home: paths.home, cwd: process.cwd() }).config.audit;
-  } catch {
-    /* defaults */
-  }
-  const writer = openAudit({ file: paths.audit, maxFileBytes: audit.maxFileBytes, keepFiles: audit.keepFiles, version: VERSION });
+export function recordOperatorEvent(paths: WispPaths, rotation: Rotation, e: OperatorEvent): void {
+  const writer = openAudit({ file: paths.audit, maxFileBytes: rotation.maxFileBytes, keepFiles: rotation.keepFiles, version: VERSION });
   try {
     writeOperatorEvent(writer, { session: `cli-${shortId(4)}` }, e);
   } finally {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MemoryAudit } from '../../src/audit/kinds.js';
 import { operatorEvent, recordOperatorEvent, writeOperatorEvent, type ConfigChangeFields } from '../../src/audit/operator.js';
+import { auditRotation } from '../../src/config/audit-rotation.js';
 import { wispPaths } from '../../src/core/paths.js';
 
 const change: ConfigChangeFields = {
@@ -40,7 +41,7 @@ describe('operator events', () => {
     const home = mkdtempSync(join(tmpdir(), 'wisp-op-'));
     const paths = wispPaths(home);
     const revocation = { action: 'revoke' as const, ids: ['0123abcd'], pattern: 'touch *', scope: 'project' };
-    recordOperatorEvent(paths, { kind: 'approval.revoked', revocation });
+    recordOperatorEvent(paths, auditRotation({ home, cwd: home }), { kind: 'approval.revoked', revocation });
     const line = JSON.parse(readFileSync(paths.audit, 'utf8').trim().split('\n').at(-1)!) as { kind: string; session: string; details: unknown };
     expect(line.kind).toBe('approval.revoked');
     expect(line.session).toMatch(/^cli-/);

@@ -11,16 +11,16 @@ const FACES = ['ui', 'commands', 'bin'];
 const FACE_PACKAGES = ['ink', 'react', 'commander'];
 
 /**
- * The layers, lowest first. Folders on one line share a layer and may not import each other. Below config sit the
- * model backends (they read a shape of the config, not the config module) and the sandbox; above it the audit log
- * (it reads its rotation sizes from the config). The gate consults escalation, never the other way round.
+ * The layers, lowest first. Folders on one line share a layer and may not import each other: the config and the
+ * audit log are peers (the log takes its rotation sizes as numbers, never reading the config). Below them sit the
+ * model backends (they read a shape of the config, not the config module) and the sandbox. The gate consults
+ * escalation, never the other way round.
  */
 const LAYERS: readonly (readonly string[])[] = [
   ['src/core'],
   ['src/util'],
   ['src/model', 'src/sandbox'],
-  ['src/config'],
-  ['src/audit'],
+  ['src/config', 'src/audit'],
   ['src/escalation'],
   ['src/gate'],
   ['src/exec'],
@@ -149,7 +149,20 @@ describe('import direction', () => {
     expect(layerViolation(join(ROOT, 'src', 'gate', 'gate.ts'), '../escalation/types.js')).toBeUndefined();
     expect(layerViolation(join(ROOT, 'src', 'gate', 'gate.ts'), './types.js')).toBeUndefined();
     expect(layerViolation(join(ROOT, 'src', 'newthing', 'x.ts'), '../core/ids.js')).toMatch(/no layer/);
+    expect(layerViolation(join(ROOT, 'src', 'audit', 'operator.ts'), '../config/load.js')).toMatch(/not below/);
+    expect(layerViolation(join(ROOT, 'src', 'config', 'edit.ts'), '../audit/writer.js')).toMatch(/not below/);
     expect(cycles(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]]))).toEqual([['a', 'b', 'c']]);
+  });
+
+  it("the layers keep the issue's order: commands → ui/mcp → session → tools → gate/escalation → config/audit → core", () => {
+    // Each tier ranks above the next; within a tier, folders are peers (ui, mcp; config, audit) or one consults the
+    // other (the gate raises escalations). Finer layers (exec, model, sandbox, util) sit between tiers.
+    const tiers = [['commands'], ['ui', 'src/mcp'], ['src/session'], ['src/tools'], ['src/gate', 'src/escalation'], ['src/config', 'src/audit'], ['src/core']];
+    for (let i = 1; i < tiers.length; i++) {
+      for (const upper of tiers[i - 1]!) for (const lower of tiers[i]!) expect(RANK.get(upper)!, `${upper} above ${lower}`).toBeGreaterThan(RANK.get(lower)!);
+    }
+    expect(RANK.get('ui')).toBe(RANK.get('src/mcp'));
+    expect(RANK.get('src/config')).toBe(RANK.get('src/audit'));
   });
 
   it('every import in src/, ui/, commands/ and bin/ goes to its own folder or a lower layer', () => {
