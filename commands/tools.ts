@@ -1,7 +1,10 @@
 // `wisp tools [--json|--markdown]`: the tools a model gets inside wisp, with their argument schemas and limits —
-// the same catalogue as the MCP resources wisp://tools and wisp://tools.md. The body loads lazily.
+// the same catalogue as the MCP resources wisp://tools and wisp://tools.md. The catalogue comes pre-generated from
+// src/tools/registry.ts (a test keeps it in step), so the command starts without loading zod or the tools; it is
+// loaded on first use, so `wisp --help` (which registers every command) does not read it.
 import type { Command } from 'commander';
 import { UsageError } from '../src/core/errors.js';
+import { quietOnClosedPipe, renderTable } from './output.js';
 
 export function register(program: Command): void {
   program
@@ -11,7 +14,35 @@ export function register(program: Command): void {
     .option('--markdown', 'the catalogue as Markdown (as docs/tools and wisp://tools.md)')
     .action(async (flags: { json?: boolean; markdown?: boolean }) => {
       if (flags.json && flags.markdown) throw new UsageError('choose one of --json and --markdown');
-      const { printTools } = await import('./tools-run.js');
-      printTools(flags.json ? 'json' : flags.markdown ? 'markdown' : 'table');
+      await printTools(flags.json ? 'json' : flags.markdown ? 'markdown' : 'table');
     });
+}
+
+async function printTools(format: 'json' | 'markdown' | 'table'): Promise<void> {
+  const { CATALOGUE, CATALOGUE_MARKDOWN } = await import('./tools-catalogue.generated.js');
+  quietOnClosedPipe();
+  if (format === 'json') {
+    process.stdout.write(JSON.stringify(CATALOGUE, null, 2) + '\n');
+    return;
+  }
+  if (format === 'markdown') {
+    const md = CATALOGUE_MARKDOWN;
+    process.stdout.write(md.endsWith('\n') ? md : md + '\n');
+    return;
+  }
+  const tty = process.stdout.isTTY === true;
+  const rows = CATALOGUE.tools.map((t) => {
+    const props = Object.keys((t.inputSchema.properties ?? {}) as Record<string, unknown>);
+    const required = new Set((t.inputSchema.required ?? []) as string[]);
+    const args = props.map((p) => (required.has(p) ? p : `${p}?`)).join(', ');
+    return [t.name, args, tty ? firstSentence(t.description) : t.description];
+  });
+  process.stdout.write(renderTable(['TOOL', 'ARGUMENTS', 'DESCRIPTION'], rows, { tty }));
+}
+
+function firstSentence(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  const m = /^(.{20,}?[.;])\s/.exec(flat);
+  const s = m ? (m[1] as string) : flat;
+  return s.length > 100 ? `${s.slice(0, 99)}…` : s;
 }
