@@ -149,11 +149,18 @@ function isOption(w: string): boolean {
 interface ScanBudget {
   work: number;
   readonly parsed: Map<string, readonly Part[]>;
+  /** A parsed part's word list (joined by NUL) and the work its whole scan cost: the line's rough reading skips it. */
+  readonly scanned: Map<string, number>;
 }
 
-/** All commands a part may run: each wrapper layer, then launchers' operands and their command strings, recursively. */
-function commandsOf(part: Part, budget: ScanBudget): Cmd[] {
-  const lists = part.unparsed ? roughSegments(part.text) : [[...part.words]];
+/**
+ * All commands a part may run: each wrapper layer, then launchers' operands and their command strings, recursively.
+ * `lineReading`: the part is the line read roughly (builtinDeny), whose commands carry nothing of a parsed part's
+ * (no pipeline stage, redirection or computed name). A command of it whose words equal a parsed part's, scanned
+ * earlier, is not scanned again: that scan found the same commands, earlier in the list, on a part every entry
+ * rates at least as high (ADR 0066). Its cost is charged again, so the work bound still counts it.
+ */
+function commandsOf(part: Part, budget: ScanBudget, lineReading = false): Cmd[] {
   const out: Cmd[] = [];
   const seen = new Set<string>();
   const charge = (n: number): void => {
@@ -229,7 +236,22 @@ function commandsOf(part: Part, budget: ScanBudget): Cmd[] {
       for (const list of roughSegments(source)) visit(list, depth + 1);
     }
   };
-  for (const words of lists) visit(words, 0);
+  if (!part.unparsed) {
+    // One list, scanned from an empty `seen`: what a rough reading of the same words would find, or more.
+    const key = part.words.join('\u0000');
+    const before = budget.work;
+    visit(part.words, 0);
+    if (!budget.scanned.has(key)) budget.scanned.set(key, budget.work - before);
+    return out;
+  }
+  for (const words of roughSegments(part.text)) {
+    const key = words.join('\u0000');
+    const cost = lineReading && !seen.has(key) ? budget.scanned.get(key) : undefined;
+    if (cost !== undefined) {
+      charge(cost);
+      seen.add(key);
+    } else visit(words, 0);
+  }
   return out;
 }
 
@@ -525,7 +547,7 @@ const ENTRIES: readonly Entry[] = [privilege, deleteRoot, diskWrite, downloadAnd
 export const BUILTIN_DENY: readonly DenyEntry[] = ENTRIES.map(({ name, sentence }) => ({ name, sentence }));
 
 /** The first built-in entry the line falls under, or undefined. Never throws: a failure is a refusal. */
-export function builtinDeny(line: string, parts: readonly Part[]): DenyHit | undefined {
+export function builtinDeny(line: string, parts: readonly Part[], opts: { readonly rescanLine?: boolean } = {}): DenyHit | undefined {
   try {
     // The raw line read roughly too: where the parser and the shell could disagree (`>` then a newline is a syntax
     // error to bash, a redirect to the parser), over-reading is the side to err on (fail closed).
@@ -536,8 +558,9 @@ export function builtinDeny(line: string, parts: readonly Part[]): DenyHit | und
       const text = line.replace(/["'`]/g, '');
       all.push({ text, words: [], redirects: [], origin: 'unparsed', unparsed: true });
     }
-    const budget: ScanBudget = { work: 0, parsed: new Map() };
-    const cmds = all.flatMap((p) => commandsOf(p, budget));
+    const budget: ScanBudget = { work: 0, parsed: new Map(), scanned: new Map() };
+    // `rescanLine`: scan the rough reading whole (the test comparing both readings).
+    const cmds = all.flatMap((p, i) => commandsOf(p, budget, i >= parts.length && opts.rescanLine !== true));
     const view: LineView = { line, parts: all, cmds };
     for (const e of ENTRIES) {
       const part = e.find(view);
