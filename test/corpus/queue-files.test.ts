@@ -16,10 +16,10 @@ import {
   pendingDir,
   readRequest,
   requestPath,
-  scanDir,
   type QueueRequest,
   type UnboundRequest,
 } from '../../src/escalation/queue/files.js';
+import { scanDir } from '../../src/escalation/queue/scan.js';
 import type { EscalationOutcome } from '../../src/escalation/types.js';
 import { wispPaths, type WispPaths } from '../../src/core/paths.js';
 import { WispError } from '../../src/core/errors.js';

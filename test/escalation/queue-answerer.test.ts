@@ -9,7 +9,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryAudit } from '../../src/audit/kinds.js';
 import { wispPaths, type WispPaths } from '../../src/core/paths.js';
 import { answerRequest, closedToAnswers, lookAtQueue, whyGone } from '../../src/escalation/queue/answerer.js';
-import { bindingOf, pendingDir, staleCause, writeRequest, type QueueRequest, type UnboundRequest } from '../../src/escalation/queue/files.js';
+import { bindingOf, pendingDir, writeRequest, type QueueRequest, type UnboundRequest } from '../../src/escalation/queue/files.js';
+import { staleCause } from '../../src/escalation/queue/scan.js';
 import { DialogStore } from '../../ui/dialog-store.js';
 import { QueueWatch } from '../../ui/queue-watch.js';
 

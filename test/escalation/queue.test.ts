@@ -11,7 +11,6 @@ import {
   answerExists,
   answerPath,
   bindingOf,
-  EXPIRED_SWEEP_MS,
   pendingDir,
   QueueError,
   readRequest,
@@ -20,6 +19,7 @@ import {
   writeAnswerFile,
   type QueueRequest,
 } from '../../src/escalation/queue/files.js';
+import { EXPIRED_SWEEP_MS } from '../../src/escalation/queue/scan.js';
 import type { Escalation, RaiseContext } from '../../src/escalation/types.js';
 import { wispPaths, type WispPaths } from '../../src/core/paths.js';
 

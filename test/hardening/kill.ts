@@ -12,7 +12,8 @@ import { isTorn, readEvents } from '../../src/audit/reader.js';
 import { openAudit } from '../../src/audit/writer.js';
 import { loadConfig, updateUserConfig } from '../../src/config/load.js';
 import { sweepStale } from '../../src/escalation/queue/answerer.js';
-import { readRequest, scanDir } from '../../src/escalation/queue/files.js';
+import { readRequest } from '../../src/escalation/queue/files.js';
+import { scanDir } from '../../src/escalation/queue/scan.js';
 import { ApprovalStore } from '../../src/gate/store.js';
 import { wispPaths } from '../../src/core/paths.js';
 

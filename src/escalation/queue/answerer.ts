@@ -6,21 +6,8 @@ import * as fs from 'node:fs';
 import type { AuditContext, AuditSink } from '../../audit/kinds.js';
 import type { WispPaths } from '../../core/paths.js';
 import { INQUIRY_ANSWER_MAX_BYTES } from '../types.js';
-import {
-  answerExists,
-  pendingDir,
-  processAlive,
-  QueueError,
-  RECORD_GRACE_MS,
-  scanDir,
-  staleCause,
-  staleReason,
-  sweepable,
-  type Decision,
-  type QueueAnswer,
-  type QueueRequest,
-  type ScanResult,
-} from './files.js';
+import { answerExists, pendingDir, QueueError, type Decision, type QueueAnswer, type QueueRequest } from './files.js';
+import { processAlive, RECORD_GRACE_MS, scanDir, staleCause, staleReason, sweepable, type ScanResult } from './scan.js';
 import { answerSteps, newNonce, runSteps, runStepsAsync, withdrawSteps, type Fate, type Steps } from './protocol.js';
 
 
