@@ -27,7 +27,8 @@ import { registerResources } from './resources.js';
 import { toolCalls, type CallScope } from './respond.js';
 import { toolList } from './schemas.js';
 import { TaskAwareChannel } from './task-channel.js';
-import { TaskBook, TaskQueue } from './tasks.js';
+import { TaskQueue } from './task-queue.js';
+import { TaskBook } from './tasks.js';
 import { ThreadManager } from './threads.js';
 
 export type { RespondStructured } from './schemas.js';

@@ -4,7 +4,8 @@
 // never delivered is taken out of the task's queue. Outside a task it is the inner channel, untouched.
 import type { ChannelName } from '../core/channels.js';
 import type { Escalation, EscalationChannel, EscalationOutcome, RaiseContext } from '../escalation/types.js';
-import type { TaskBook, TaskQueue } from './tasks.js';
+import type { TaskQueue } from './task-queue.js';
+import type { TaskBook } from './tasks.js';
 
 export interface TaskChannelDeps {
   readonly book: TaskBook;

@@ -1,13 +1,13 @@
 // MCP tasks (spec 2025-11-25) for `wisp mcp`: the book of tasks the SDK's protocol layer reads (tasks/get,
-// tasks/result, tasks/list, tasks/cancel) and the per-task queue that carries a task's elicitations to the client
-// on its tasks/result call. Only `respond` opens tasks; the SDK's `createTask` path is not used.
+// tasks/result, tasks/list, tasks/cancel); the per-task queue of messages for the client is task-queue.ts. Only
+// `respond` opens tasks; the SDK's `createTask` path is not used.
 //
 // Lifetime (ADR 0036): a running task is never dropped — its turn bounds it, and each escalation in the turn waits
 // at most escalation.timeoutSeconds. A finished task (completed, failed, cancelled) is kept `keepMs`, then dropped;
 // a dropped id is remembered for a while so a late poll is told the task expired rather than "never existed".
 // The reported `ttl` is the time from creation the task is certainly kept: while it runs, its age plus keepMs;
 // once finished, exactly (finished - created) + keepMs. Running tasks are bounded by `maxRunning`.
-import { isTerminal, type CreateTaskOptions, type QueuedMessage, type TaskMessageQueue, type TaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
+import { isTerminal, type CreateTaskOptions, type TaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
 import type { CallToolResult, Request, RequestId, Result, Task } from '@modelcontextprotocol/sdk/types.js';
 import { randomBytes } from 'node:crypto';
 
@@ -239,63 +239,4 @@ export class TaskBook implements TaskStore {
 function firstText(result: CallToolResult): string | undefined {
   const block = result.content.find((c) => c.type === 'text');
   return block && block.type === 'text' ? block.text.slice(0, 500) : undefined;
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-
-/**
- * Messages for a task's requestor, delivered by the SDK when the client calls tasks/result. Only tasks the book
- * knows get a queue (a client cannot grow memory by naming made-up task ids), and an elicitation whose escalation
- * was settled elsewhere before delivery is taken back out, so the person never sees a dead form.
- */
-export class TaskQueue implements TaskMessageQueue {
-  private readonly queues = new Map<string, QueuedMessage[]>();
-
-  constructor(private readonly known: (taskId: string) => boolean) {}
-
-  async enqueue(taskId: string, message: QueuedMessage, _sessionId?: string, maxSize?: number): Promise<void> {
-    if (!this.known(taskId)) throw new Error(`no running task ${taskId.slice(0, 64)}`);
-    const queue = this.queues.get(taskId) ?? [];
-    if (maxSize !== undefined && queue.length >= maxSize) throw new Error(`too many messages queued for task ${taskId}`);
-    queue.push(message);
-    this.queues.set(taskId, queue);
-  }
-
-  async dequeue(taskId: string): Promise<QueuedMessage | undefined> {
-    const queue = this.queues.get(taskId);
-    const message = queue?.shift();
-    if (queue && queue.length === 0) this.queues.delete(taskId);
-    return message;
-  }
-
-  async dequeueAll(taskId: string): Promise<QueuedMessage[]> {
-    const queue = this.queues.get(taskId) ?? [];
-    this.queues.delete(taskId);
-    return queue;
-  }
-
-  /** Takes back an undelivered elicitation of `escalationId`; true when one was still queued. */
-  withdraw(taskId: string, escalationId: string): boolean {
-    const queue = this.queues.get(taskId);
-    if (!queue) return false;
-    const kept = queue.filter((m) => !(m.type === 'request' && escalationOf(m) === escalationId));
-    if (kept.length === queue.length) return false;
-    if (kept.length) this.queues.set(taskId, kept);
-    else this.queues.delete(taskId);
-    return true;
-  }
-
-  /** Messages waiting for delivery (tests, `wisp://pending`). */
-  size(taskId: string): number {
-    return this.queues.get(taskId)?.length ?? 0;
-  }
-
-  drop(taskId: string): void {
-    this.queues.delete(taskId);
-  }
-}
-
-function escalationOf(m: QueuedMessage): unknown {
-  const params = (m.message as { params?: { _meta?: Record<string, unknown> } }).params;
-  return params?._meta?.['wisp/escalation'];
 }

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { CallToolResultSchema, CreateTaskResultSchema, ErrorCode, McpError, RELATED_TASK_META_KEY } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { answerRequest, listPending } from '../../src/escalation/queue/answerer.js';
-import { TaskBook, TaskQueue } from '../../src/mcp/tasks.js';
+import { TaskQueue } from '../../src/mcp/task-queue.js';
+import { TaskBook } from '../../src/mcp/tasks.js';
 import { accept, ask, hanging, pendingFiles, run, say, startHarness, storedApprovals, waitFor, type Harness, type HarnessOptions } from './helpers.js';
 import { cancelTask, followTask, getTask, startTask, taskResult, waitForTask, type RespondResult } from './task-client.js';
 
