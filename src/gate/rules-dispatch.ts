@@ -1,5 +1,5 @@
-// Which rule families look at a command (ADR 0066): each family names the executables it applies to, and the table
-// from name to families is built once, so a part runs the few families that can say anything about its program
+// Which rule families look at a command (ADR 0066): each family names the executables it applies to, and a name's
+// families are found once and remembered, so a part runs the few families that can say anything about its program
 // instead of all of them. Families run in their declared order, whatever brought them in, so findings (and the
 // order of reasons) are what running every family gives.
 import type { CmdView, Family, RuleFamily } from './rules-common.js';
@@ -9,51 +9,37 @@ export interface Dispatch {
   readonly familiesFor: (c: CmdView) => readonly RuleFamily[];
 }
 
+/** Names remembered with their families; they come from the model's text, so the memory is bounded. */
+const MAX_NAMES = 512;
+
 export function buildDispatch(families: readonly Family[]): Dispatch {
-  const every: number[] = [];
-  const byProgram = new Map<string, number[]>();
-  const byWrapper = new Map<string, number[]>();
-  const matchers: Array<{ readonly index: number; readonly matches: (exe: string) => boolean }> = [];
-  const add = (map: Map<string, number[]>, name: string, index: number): void => {
-    const list = map.get(name);
-    if (list === undefined) map.set(name, [index]);
-    else if (list[list.length - 1] !== index) list.push(index);
+  // Sets built natively from each declaration: cheap enough for a first `wisp check` (a name → families table
+  // built ahead for every listed name cost more than rating the command).
+  const entries = families.map((f) => ({
+    rule: f.rule,
+    every: f.everyCommand === true,
+    programs: new Set(f.programs ?? []),
+    matches: f.matches,
+    wrappers: new Set(f.wrappers ?? []),
+  }));
+  const bringers = new Set(entries.flatMap((e) => [...e.wrappers]));
+  const byName = new Map<string, readonly RuleFamily[]>();
+
+  const forName = (exe: string): readonly RuleFamily[] => {
+    let found = byName.get(exe);
+    if (found === undefined) {
+      found = entries.filter((e) => e.every || e.programs.has(exe) || (e.matches !== undefined && e.matches(exe))).map((e) => e.rule);
+      if (byName.size < MAX_NAMES) byName.set(exe, found);
+    }
+    return found;
   };
-  families.forEach((f, index) => {
-    if (f.everyCommand === true) every.push(index);
-    for (const name of f.programs ?? []) add(byProgram, name, index);
-    for (const name of f.wrappers ?? []) add(byWrapper, name, index);
-    if (f.matches !== undefined) matchers.push({ index, matches: f.matches });
-  });
-  const sortedUnique = (indexes: Iterable<number>): number[] => [...new Set(indexes)].sort((a, b) => a - b);
-  const matchedBy = (exe: string): number[] => matchers.filter((m) => m.matches(exe)).map((m) => m.index);
-  const rules = (indexes: readonly number[]): RuleFamily[] => indexes.map((i) => families[i]!.rule);
-  // Each listed program's families, with the every-command and name-matching ones merged in, built once.
-  const listed = new Map<string, { readonly indexes: readonly number[]; readonly rules: readonly RuleFamily[] }>();
-  for (const [name, indexes] of byProgram) {
-    const all = sortedUnique([...every, ...indexes, ...matchedBy(name)]);
-    listed.set(name, { indexes: all, rules: rules(all) });
-  }
-  const unlisted = { indexes: every, rules: rules(every) };
 
   return {
     familiesFor(c: CmdView): readonly RuleFamily[] {
-      let found = listed.get(c.exe);
-      if (found === undefined) {
-        const matched = matchedBy(c.exe);
-        if (matched.length === 0) found = unlisted;
-        else {
-          const all = sortedUnique([...every, ...matched]);
-          found = { indexes: all, rules: rules(all) };
-        }
-      }
-      let wrapped: number[] | undefined;
-      for (const w of c.r.wrappers) {
-        const indexes = byWrapper.get(w);
-        if (indexes !== undefined) (wrapped ??= []).push(...indexes);
-      }
-      // Rare (`sudo ls`): merged by declared position.
-      return wrapped === undefined ? found.rules : rules(sortedUnique([...found.indexes, ...wrapped]));
+      const found = forName(c.exe);
+      if (!c.r.wrappers.some((w) => bringers.has(w))) return found;
+      // Rare (`sudo ls`): the wrappers' families too, in declared order.
+      return entries.filter((e) => found.includes(e.rule) || c.r.wrappers.some((w) => e.wrappers.has(w))).map((e) => e.rule);
     },
   };
 }
