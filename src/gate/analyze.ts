@@ -19,6 +19,8 @@ export interface LineAnalysis {
 
 export interface AnalyzeOptions {
   readonly home?: string;
+  /** The project (launch directory), when the command may run elsewhere (`workingDirectory`); else `cwd`. */
+  readonly project?: string;
 }
 
 /** Parses, checks the policy and classifies each part. Needs `initParser()` to have finished. */
@@ -27,7 +29,13 @@ export function analyzeLine(line: string, config: Pick<Config, 'policy'>, cwd: s
   const parsed = parseLine(line);
   const policy = checkPolicy(line, parsed.parts, config.policy);
   const parts = parsed.parts.map((p) =>
-    classifyPart(p, { rules: config.policy.rules, cwd, line, ...(opts.home !== undefined ? { home: opts.home } : {}) }),
+    classifyPart(p, {
+      rules: config.policy.rules,
+      cwd,
+      line,
+      ...(opts.home !== undefined ? { home: opts.home } : {}),
+      ...(opts.project !== undefined ? { project: opts.project } : {}),
+    }),
   );
   const level = parts.reduce<Level>((acc, p) => maxLevel(acc, p.level), 'safe');
   return policy.verdict === 'denied'

@@ -25,6 +25,8 @@ export interface ClassifyOptions {
   /** The directory the command runs in (the project, for "outside the project" checks). */
   readonly cwd: string;
   readonly home?: string;
+  /** The project (launch directory): read-only parts read unasked only in it and in system locations (ADR 0063). */
+  readonly project?: string;
   /** The whole line, so an operator rule written against it (`curl.*\| *sh`) also applies to its parts. */
   readonly line?: string;
 }
@@ -266,7 +268,7 @@ export function classifyPart(part: Part, opts: ClassifyOptions): PartVerdict {
     executable = `${part.words[0] ?? ''}()`;
   } else {
     const view = makeView(part, part.words, part.text, opts.cwd, home);
-    const rated = rate(view, readOnlyByTable(part, { cwd: opts.cwd, home }));
+    const rated = rate(view, readOnlyByTable(part, { cwd: opts.cwd, home, ...(opts.project !== undefined ? { project: opts.project } : {}) }));
     findings.push(...rated.findings);
     readOnly = rated.readOnly;
     executable = view.exe;

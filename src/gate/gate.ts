@@ -134,7 +134,8 @@ export class Gate {
 
   private async decide(req: GateRequest): Promise<GateDecision> {
     const { config, audit } = this.deps;
-    let analysis = req.analysis ?? analyzeLine(req.line, config, req.cwd);
+    const project = this.deps.project;
+    let analysis = req.analysis ?? analyzeLine(req.line, config, req.cwd, project !== undefined ? { project: resolve(project) } : {});
 
     if (analysis.policy === 'denied') {
       const reason = analysis.policyReason ?? 'command denied by policy';

@@ -72,3 +72,18 @@ export function isSecretPath(path: string): boolean {
   if (parts.some((p) => isSecretDirName(p))) return true;
   return isSecretFileName(basename(path));
 }
+
+/**
+ * One example name for every entry of the lists above (`x.pem` for the `.pem` ending, `x.env` and `.env.local` for
+ * environment files), so a glob can be tried against the same list the containment uses: a glob that matches one of
+ * these may match a secret.
+ */
+export const SECRET_NAME_EXAMPLES: readonly string[] = [
+  ...SECRET_DIRS,
+  ...SECRET_FILES,
+  '.env',
+  '.env.local',
+  'x.env',
+  'id_rsa_x',
+  ...SECRET_SUFFIXES.map((s) => `x${s}`),
+];

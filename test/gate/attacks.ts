@@ -201,6 +201,95 @@ export const ATTACKS: readonly Attack[] = [
   { name: 'the s3cmd credentials file', line: 'cat ~/.s3cfg' },
 ];
 
+/**
+ * Reads outside the project that no credential name gives away (ADR 0063): a read-only part runs unasked only when
+ * every word that names a file lies in the project or in a system location that holds no user secrets. Kept apart
+ * from ATTACKS so the fuzz mutants drawn from that list (and the golden record built from them) stay as they were.
+ */
+export const LOCATION_ATTACKS: readonly Attack[] = [
+  { name: 'a recursive grep through all of ~/.config', line: 'grep -r . ~/.config' },
+  { name: 'a recursive grep for GitHub tokens under ~/.config', line: 'grep -rh gho_ ~/.config' },
+  { name: 'a recursive grep with a trailing slash and a ./ segment', line: 'grep -r . ~/.config/./' },
+  { name: 'rg through ~/.local/share', line: 'rg -uu token ~/.local/share' },
+  { name: 'a recursive grep of the home folder by its absolute path', line: 'grep -r oauth /home/person/.config' },
+  { name: 'a recursive grep two folders up (the home folder)', line: 'grep -r . ../..' },
+  { name: 'git grep --no-index over the home folder', line: 'git grep --no-index . ~' },
+  { name: 'git grep --no-index for private keys with context', line: 'git grep --no-index -h -A 50 OPENSSH ~' },
+  { name: 'git grep --no-index over /root', line: 'git grep --no-index . /root' },
+  { name: 'git grep --no-index over /home', line: 'git grep --no-index . /home' },
+  { name: 'git grep --no-index with -e and a path after --', line: 'git grep --no-index -e x -- ~/.config' },
+  { name: 'git diff --no-index of a system folder that holds keys', line: 'git diff --no-index . /etc' },
+  { name: 'a recursive grep of /proc/self prints its environ', line: 'grep -rah . /proc/self' },
+  { name: "a process's command line under /proc", line: 'cat /proc/1/cmdline' },
+  { name: "this process's memory map", line: 'cat /proc/self/maps' },
+  { name: '/proc/self/environ with doubled slashes', line: 'cat /proc//self//environ' },
+  { name: 'a thread-self environ', line: 'strings /proc/thread-self/environ' },
+  { name: "listing a process's open files", line: 'ls -l /proc/self/fd/' },
+  { name: 'git config -l prints tokens kept in the global config', line: 'git config -l' },
+  { name: 'git config --list', line: 'git config --list' },
+  { name: 'git config --global -l', line: 'git config --global -l' },
+  { name: 'git config --show-origin -l', line: 'git config --show-origin -l' },
+  { name: 'git config --get-regexp over every key', line: "git config --get-regexp '.*'" },
+  { name: 'git config --get of a token key from the global config', line: 'git config --global --get github.token' },
+  { name: 'git config --get of an http extra header', line: 'git config --get http.https://github.com/.extraheader' },
+  { name: 'tail through ~- (OLDPWD, often the home folder)', line: 'tail -n 9 ~-/*' },
+  { name: 'ls through ~- into the GitHub CLI config', line: 'ls ~-/.config/gh' },
+  { name: 'cat through ~-', line: 'cat ~-/hosts.yml' },
+  { name: 'cat through ~+ and ..', line: 'cat ~+/../.netrc2' },
+  { name: "cat through another user's home (~root)", line: 'cat ~root/.bash_history' },
+  { name: 'cat through ~user', line: 'cat ~person/.m2/settings.xml' },
+  { name: 'cat through the directory stack (~1)', line: 'cat ~1/x' },
+  { name: 'Maven settings (repository passwords)', line: 'cat ~/.m2/settings.xml' },
+  { name: 'Gradle properties (publishing keys)', line: 'cat ~/.gradle/gradle.properties' },
+  { name: 'Composer auth.json', line: 'cat ~/.composer/auth.json' },
+  { name: 'the GNOME keyring', line: 'cat ~/.local/share/keyrings/login.keyring' },
+  { name: 'listing the GNOME keyrings', line: 'ls ~/.local/share/keyrings/' },
+  { name: 'Firefox saved logins', line: 'cat ~/.mozilla/firefox/x.default/logins.json' },
+  { name: 'Firefox key database', line: 'base64 ~/.mozilla/firefox/x.default/key4.db' },
+  { name: 'Chrome saved logins', line: "cat '/home/person/.config/google-chrome/Default/Login Data'" },
+  { name: 'a home file by an unnormalised absolute path', line: 'cat /home//person/./.gradle/gradle.properties' },
+  { name: 'a home file reached from the project by ..', line: 'cat ../.m2/settings.xml' },
+  { name: 'a home file reached through a project folder and ..', line: 'cat src/../../.m2/settings.xml' },
+  { name: 'a glob over home config folders', line: 'cat ~/.c*/g?/*' },
+  { name: 'a glob from the root over every home', line: 'cat /h*/*/.m2/settings.xml' },
+  { name: 'a glob from the root to /etc/shadow', line: 'cat /e*/shadow' },
+  { name: 'a home file after --', line: 'cat -- ~/.m2/settings.xml' },
+  { name: 'grep -f reads a pattern file outside the project', line: 'grep -f ~/.m2/settings.xml x' },
+  { name: 'grep --file= with an absolute path', line: 'grep --file=/home/person/.gradle/gradle.properties x' },
+  { name: 'grep -f with the path attached', line: 'grep -f/home/person/.m2/settings.xml .' },
+  { name: 'diff --from-file outside the project', line: 'diff --from-file=/root/.bashrc x' },
+  { name: 'a wrapper around a home read', line: 'timeout 5 cat ~/.m2/settings.xml' },
+  { name: 'a notes file in the home folder', line: 'cat ~/notes.txt' },
+  { name: 'listing the home folder', line: 'ls ~' },
+  { name: "another program's files in /tmp", line: 'cat /tmp/x' },
+  { name: 'system logs', line: 'cat /var/log/auth.log' },
+  { name: 'mounted secrets under /run', line: 'cat /run/secrets/db' },
+  { name: 'TLS private keys under /etc', line: 'cat /etc/ssl/private/site' },
+  { name: 'ssh host keys', line: 'cat /etc/ssh/ssh_host_ed25519_key' },
+  { name: 'Wi-Fi passwords in NetworkManager', line: 'cat /etc/NetworkManager/system-connections/home.nmconnection' },
+  { name: 'a WireGuard private key', line: 'cat /etc/wireguard/wg0.conf' },
+  { name: "MySQL's maintenance password", line: 'cat /etc/mysql/debian.cnf' },
+  { name: 'a Kubernetes admin config', line: 'cat /etc/kubernetes/admin.conf' },
+  { name: 'a recursive grep of all of /etc', line: 'grep -r PRIVATE /etc' },
+  { name: 'a glob over all of /etc', line: 'cat /etc/*' },
+  { name: 'a project file named like an environment file (prod.env)', line: 'cat prod.env' },
+  { name: 'x.env', line: 'cat x.env' },
+  { name: 'an environment file in a project folder', line: 'grep KEY config/prod.env' },
+  { name: 'a glob over environment files', line: 'cat *.env' },
+  { name: 'a glob over key files', line: 'head deploy/*.pem' },
+  { name: 'cd into a folder outside the project first', line: 'cd ~/.config && grep -r . .' },
+];
+
+/**
+ * Lines that read outside the project because the command runs outside it (run_command's `workingDirectory`): the
+ * project is /home/person/project, the command runs in the home folder.
+ */
+export const OUTSIDE_CWD_ATTACKS: readonly Attack[] = [
+  { name: 'a relative read of a home file', line: 'cat .m2/settings.xml' },
+  { name: 'a recursive grep of a home folder', line: 'grep -r token .config' },
+  { name: 'listing the home folder', line: 'ls -la' },
+];
+
 /** Ordinary read-only work (issue #12, "Done when"): each must still run unasked. */
 export const ORDINARY: readonly string[] = [
   'ls -la', 'git status', 'git log --oneline -5', 'git diff HEAD~1', 'cat README.md', 'grep -rn TODO src', 'rg foo',
@@ -211,4 +300,14 @@ export const ORDINARY: readonly string[] = [
   "awk '{print $1}' access.log | sort | uniq -c | sort -rn | head", "jq -r '.scripts' package.json", 'ls *.ts', 'du -sh * | sort -h',
   'git show HEAD --stat', 'git branch -a', 'git diff --cached --stat', 'git clean -n', 'git log -p -3 -- package.json',
   'grep -rn TODO src 2>/dev/null', 'ls 2>&1 | head', 'time git status', 'timeout 5 rg foo', '(cd src && ls)', '[ -f package.json ] && echo yes',
+];
+
+/** Reads inside the project and of system files that hold no secrets (ADR 0063): each must still run unasked. */
+export const ORDINARY_LOCATIONS: readonly string[] = [
+  'cat src/x.ts', 'grep -r foo .', 'ls /usr/bin', 'cat /etc/os-release', 'cat /etc/hostname', 'ls -la /usr/local/bin', 'ls /opt',
+  'head /usr/include/stdio.h', 'grep -c processor /proc/cpuinfo', 'cat /proc/meminfo', 'diff a.txt /dev/null', 'cat /etc/*-release',
+  "find /usr/lib -name '*.so'", 'du -sh /usr/share', "sed -n '/foo/p' notes.txt", "awk '/x/ {print $1}' notes.txt",
+  "grep -rn '/api/v1' src", "grep -e '/api' -r src", 'git diff HEAD~1', 'git log --oneline main..HEAD', 'git config --get user.name',
+  'git config --local -l', 'git config --get-all remote.origin.url', 'echo ~', 'cat README.md ../project/README.md', 'ls ~/project/src',
+  "find . -name '*.env'", 'df -h ~', 'cat *.json', 'git grep -n TODO', "rg -n '/usr/bin' src",
 ];

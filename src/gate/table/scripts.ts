@@ -1,7 +1,7 @@
 // Strict allow-grammars for the little languages of table programs: a sed script, an awk program, a jq/yq filter,
 // a find expression, a tar listing, ps selectors. Each accepts a small, known-harmless subset and returns a reason
 // for anything else — there is no list of dangerous forms to keep complete. Every scan here is a single pass.
-import type { ParsedArgs } from './spec.js';
+import type { FileWord, ParsedArgs } from './spec.js';
 
 // ---------------------------------------------------------------- sed
 
@@ -242,6 +242,20 @@ export function findCheck(p: ParsedArgs): string | undefined {
   return undefined;
 }
 
+/** The operands find starts from (before its first test or action), the folder it runs in when there are none. */
+export function findStarts(p: ParsedArgs): FileWord[] {
+  const w = p.operands;
+  let i = 0;
+  while (i < w.length && /^-[HLP]$/.test(w[i]!)) i++;
+  const starts: FileWord[] = [];
+  for (; i < w.length; i++) {
+    const x = w[i]!;
+    if (x.startsWith('-') || x === '(' || x === '!' || x === ')') break;
+    starts.push({ word: x, shape: p.operandShapes?.[i] ?? 'dynamic' });
+  }
+  return starts.length > 0 ? starts : [{ word: '.', shape: 'literal' }];
+}
+
 // ---------------------------------------------------------------- tar (listing only)
 
 /**
@@ -292,6 +306,27 @@ export function tarCheck(p: ParsedArgs): string | undefined {
   }
   if (needFile > 0) return 'tar -f needs an archive';
   return listing ? undefined : 'tar that does not only list an archive';
+}
+
+/**
+ * The operands that name the archive (after `-f`, `--file`, or in `--file=…`); a listing reads no other file, and
+ * the member names are names inside the archive. With no archive named, tar reads standard input.
+ */
+export function tarArchives(p: ParsedArgs): FileWord[] {
+  const w = p.operands;
+  const shape = (i: number) => p.operandShapes?.[i] ?? 'dynamic';
+  const out: FileWord[] = [];
+  let needFile = 0;
+  for (let i = 0; i < w.length; i++) {
+    const x = w[i]!;
+    if (needFile > 0) {
+      needFile--;
+      out.push({ word: x, shape: shape(i) });
+    } else if (x === '--file') needFile = 1;
+    else if (x.startsWith('--file=')) out.push({ word: x.slice('--file='.length), shape: shape(i) });
+    else if (/^-?[tvzjJf]+$/.test(x) && (i === 0 || x.startsWith('-'))) needFile += (x.match(/f/g) ?? []).length;
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------- ps

@@ -20,6 +20,8 @@ export interface TableEnv {
   /** The directory the command runs in. */
   readonly cwd: string;
   readonly home: string;
+  /** The project (launch directory) files may be read in unasked; the directory the command runs in when absent. */
+  readonly project?: string;
 }
 
 export interface ProgramSpec {
@@ -56,12 +58,28 @@ export interface ProgramSpec {
   readonly check?: (parsed: ParsedArgs, env: TableEnv) => string | undefined;
   /** Content readers that recurse into directories when these options are set (or always, for `true`). */
   readonly recursive?: true | readonly string[];
+  /**
+   * Which operands name files the program reads, for the location allow-list (src/gate/locations.ts, ADR 0063).
+   * Absent: every operand. `none`: no operand (echo, test: they print or compare words). `skipFirstUnless`: the first
+   * operand is a pattern, script or filter unless one of these options is given. A function: the words that do, for
+   * rows with a grammar of their own (find's starting points, tar's archive). Option values of kind `path` or
+   * `inside` always name files.
+   */
+  readonly files?: 'none' | { readonly skipFirstUnless: readonly string[] } | ((parsed: ParsedArgs) => readonly FileWord[]);
+}
+
+/** A word that names a file the program reads, with how it was written. */
+export interface FileWord {
+  readonly word: string;
+  readonly shape: WordShape;
 }
 
 export interface ParsedOption {
   /** Canonical name: `-n` or `--lines` (abbreviations expanded). */
   readonly name: string;
   readonly value?: string;
+  /** Set when the value names a file (kind `path` or `inside`): how the value was written. */
+  readonly file?: WordShape;
 }
 
 export interface ParsedArgs {

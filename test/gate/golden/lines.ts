@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { ALL_SPEC_LINES } from '../spec-vectors.js';
-import { ATTACKS, ORDINARY } from '../attacks.js';
+import { ATTACKS, LOCATION_ATTACKS, ORDINARY, ORDINARY_LOCATIONS } from '../attacks.js';
 import { DENY_SPELLINGS, NOT_DENIED } from '../deny-corpus.js';
 import { crossMutants, singleMutants } from '../../fuzz/mutants.js';
 import { attackMutant } from '../../fuzz/attack-mutants.js';
@@ -33,6 +33,8 @@ export function goldenLines(): string[] {
       ...crossMutants().map((m) => m.line),
       ...attacks,
       ...plainish,
+      ...LOCATION_ATTACKS.map((a) => a.line),
+      ...ORDINARY_LOCATIONS,
     ]),
   ];
 }
