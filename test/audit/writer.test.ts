@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AuditWriteError, openAudit, rotatedName, toJsonSafe } from '../../src/audit/writer.js';
+import { AuditWriteError, openAudit, rotatedName } from '../../src/audit/writer.js';
+import { toJsonSafe } from '../../src/util/json-value.js';
 import { readEvents, isTorn } from '../../src/audit/reader.js';
 import { VERSION } from '../../src/core/version.js';
 
