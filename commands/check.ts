@@ -9,6 +9,7 @@ import type { Command } from 'commander';
 import type { LineAnalysis } from '../src/gate/analyze.js';
 import type { Level, Threshold } from '../src/core/levels.js';
 import { UsageError } from '../src/core/errors.js';
+import { writeStdout } from '../src/util/write-out.js';
 
 export interface CheckFlags {
   json?: boolean;
@@ -99,11 +100,11 @@ export async function runCheck(line: string, flags: CheckFlags): Promise<void> {
   let result = toCheckResult(analysis, decisionFor(analysis, threshold));
   if (flags.withStore && result.decision === 'ask') result = await withStoredApprovals(result, cwd, threshold);
   if (flags.json) {
-    process.stdout.write(safeJson(result) + '\n');
+    writeStdout(safeJson(result) + '\n');
     return;
   }
   const { visible } = await import('../src/core/visible.js');
-  process.stdout.write(renderHuman(result, threshold, visible));
+  writeStdout(renderHuman(result, threshold, visible));
 }
 
 /** One line per part (`level  pattern  — reasons`), the policy verdict, then the decision. */

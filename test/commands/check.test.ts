@@ -13,6 +13,10 @@ let home: string;
 let cwd: string;
 let savedHome: string | undefined;
 
+// check writes its result straight to fd 1 (src/util/write-out.ts); run in process, it goes through process.stdout
+// so that `check()` below captures it.
+vi.mock('../../src/util/write-out.js', () => ({ writeStdout: (text: string): void => void process.stdout.write(text) }));
+
 beforeEach(() => {
   home = mkdtempSync(join(tmpdir(), 'wisp-check-home-'));
   cwd = mkdtempSync(join(tmpdir(), 'wisp-check-cwd-'));

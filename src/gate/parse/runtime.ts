@@ -91,9 +91,17 @@ export const PARSE_CPU_BUDGET_MS = 40;
 let deadline = Number.POSITIVE_INFINITY;
 let cpuAtStart = 0;
 
+/**
+ * Monotonic milliseconds. Not `performance.now()`: its first use loads `node:perf_hooks`, which cost a fresh
+ * `wisp check -- ls` 3–7 ms of its start (ADR 0066).
+ */
+function nowMs(): number {
+  return Number(process.hrtime.bigint()) / 1e6;
+}
+
 /** Starts one line's budget (the clock and, for long lines, the CPU time). */
 export function startBudget(line: string): void {
-  deadline = performance.now() + PARSE_BUDGET_MS;
+  deadline = nowMs() + PARSE_BUDGET_MS;
   cpuAtStart = line.length > BOUNDED_LENGTH ? cpuMs() : 0;
 }
 
@@ -103,7 +111,7 @@ function cpuMs(): number {
 }
 
 function outOfTime(): boolean {
-  return performance.now() > deadline || cpuMs() - cpuAtStart > PARSE_CPU_BUDGET_MS;
+  return nowMs() > deadline || cpuMs() - cpuAtStart > PARSE_CPU_BUDGET_MS;
 }
 
 /** Shapes that make tree-sitter-bash's error recovery slow: many heredoc operators, deep parenthesis nesting. */
