@@ -458,6 +458,8 @@ const FD: ProgramSpec = {
     '--type': 'text', '--extension': 'text', '--exclude': 'text', '--size': 'text', '--changed-within': 'text',
     '--changed-before': 'text', '--color': COLOR_WHEN, '--max-results': 'num', '--threads': 'num', '--strip-cwd-prefix': null,
   },
+  // The first operand is the pattern; the folders to search follow it.
+  files: { skipFirstUnless: [] },
 };
 
 /** pip: listing what is installed; no --python (runs another interpreter), no --outdated (the network). */
@@ -582,7 +584,9 @@ const buildTable = (): Record<string, ProgramSpec> => ({
   systemctl: {
     flags: 'al',
     long: { '--no-pager': null, '--user': null, '--all': null, '--full': null, '--plain': null, '--no-legend': null, '--failed': null, '--type': 'text', '--state': 'text' },
-    subcommands: Object.fromEntries(['status', 'list-units', 'list-unit-files', 'list-timers', 'list-sockets', 'is-active', 'is-enabled', 'is-failed', 'show', 'cat'].map((k) => [k, simple('al', { p: 'text', n: 'num' }, { '--no-pager': null, '--user': null, '--all': null, '--full': null, '--plain': null, '--no-legend': null, '--type': 'text', '--state': 'text', '--lines': 'num', '--property': 'text', '--value': null })])),
+    // Not `cat` or `show`: they print unit files and their `Environment=` lines, where services keep passwords
+    // (/etc is read unasked only where listed, ADR 0063).
+    subcommands: Object.fromEntries(['status', 'list-units', 'list-unit-files', 'list-timers', 'list-sockets', 'is-active', 'is-enabled', 'is-failed'].map((k) => [k, simple('al', { p: 'text', n: 'num' }, { '--no-pager': null, '--user': null, '--all': null, '--full': null, '--plain': null, '--no-legend': null, '--type': 'text', '--state': 'text', '--lines': 'num', '--property': 'text', '--value': null })])),
   },
   // `cd -` goes to $OLDPWD, wherever that is.
   cd: { operands: { min: 1, max: 1 }, check: (p, env) => (p.operands[0] === '-' ? 'cd - goes back to the previous directory, which may be outside the project' : checkValue('inside', p.operands[0]!, env)) },
