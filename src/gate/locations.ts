@@ -166,12 +166,25 @@ function secretGlob(component: string): string | undefined {
 }
 
 /**
+ * git reads the pathspecs `:/x` and `:(top)x` (`:(top,icase)x` …) from the repository's root, which may lie above the
+ * project (a repository of dotfiles in the home folder). An unclosed `:(…` is taken whole.
+ */
+function fromRepositoryRoot(word: string): boolean {
+  if (word.startsWith(':/')) return true;
+  if (!word.startsWith(':(')) return false;
+  const close = word.indexOf(')');
+  const magic = word.slice(2, close < 0 ? word.length : close);
+  return magic.toLowerCase().split(',').includes('top');
+}
+
+/**
  * Why reading the file word `word` unasked is not allowed, or undefined when it lies in an allowed location.
  * `recursive`: the program reads every file below a folder it is given (grep -r, rg), so the folder must not hold a
  * location that is never read.
  */
 export function fileWordReason(word: string, shape: WordShape, places: Places, recursive: boolean): string | undefined {
   if (SYSTEM_FILES.has(word)) return undefined;
+  if (fromRepositoryRoot(word)) return `names a path from the repository's root, which may lie outside the project (${word})`;
   const where = absolute(word, places);
   if ('reason' in where) return where.reason;
   if (SYSTEM_FILES.has(where.path)) return undefined;

@@ -302,6 +302,12 @@ export const LOCATION_ATTACKS: readonly Attack[] = [
   { name: 'git grep -f with a home file', line: 'git grep -f ~/x y' },
   { name: "stat of a home file (its size and times)", line: 'stat ~/.m2/settings.xml' },
   { name: 'git config --get of a setting not known to be plain', line: 'git config --get user.password' },
+  { name: 'echo of a glob lists a home folder', line: 'echo ~/.m2/*' },
+  { name: 'printf of a glob lists every home folder', line: "printf '%s\n' /home/*/" },
+  { name: 'a glob in a pattern position still expands against the disk', line: 'grep /root/* notes.txt' },
+  { name: "git grep from the repository's root (:/), which may be a dotfiles repository above the project", line: "git grep --untracked token -- ':/'" },
+  { name: 'git log -p of a path from the top of the repository', line: "git log -p -- ':(top).config'" },
+  { name: 'git ls-files of the repository root, with magic in a list', line: "git ls-files ':(icase,top)'" },
 ];
 
 /**
@@ -334,4 +340,5 @@ export const ORDINARY_LOCATIONS: readonly string[] = [
   "grep -rn '/api/v1' src", "grep -e '/api' -r src", 'git diff HEAD~1', 'git log --oneline main..HEAD', 'git config --get user.name',
   'git config --local -l', 'git config --get-all remote.origin.url', 'echo ~', 'cat README.md ../project/README.md', 'ls ~/project/src',
   "find . -name '*.env'", 'df -h ~', 'cat *.json', 'git grep -n TODO', "rg -n '/usr/bin' src",
+  'echo src/*', 'grep foo -- *.ts', "git log -- ':!dist'",
 ];

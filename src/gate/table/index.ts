@@ -177,5 +177,13 @@ export function readOnlyByTable(part: Part, env: TableEnv): TableVerdict {
     if (bad !== undefined) return no(bad);
   }
   if (i < part.words.length && shapes[i] !== 'literal') return no('the program name is a glob');
-  return checkCommand(part.words.slice(i), shapes.slice(i), env, 0);
+  const verdict = checkCommand(part.words.slice(i), shapes.slice(i), env, 0);
+  if (!verdict.safe) return verdict;
+  // The shell expands a glob against the disk whatever the program makes of the names (`echo ~/.m2/*` lists a
+  // folder): every glob is a read of the folders it can match (ADR 0063).
+  for (let k = i; k < part.words.length; k++) {
+    const bad = shapes[k] === 'glob' ? fileWordReason(part.words[k]!, 'glob', places(env), false) : undefined;
+    if (bad !== undefined) return no(bad);
+  }
+  return SAFE;
 }
