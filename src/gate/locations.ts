@@ -64,6 +64,8 @@ const at = (path: string, why: string, ...more: Step[]): Never => ({ steps: [...
 const FIXED_NEVER: readonly Never[] = [
   ...['/proc', '/sys', '/dev', '/run'].map((p) => at(p, "the kernel's view of processes and devices")),
   ...['/tmp', '/var', '/private', '/mnt', '/media', '/srv', '/boot', '/Volumes', '/Library', '/cores', '/lost+found'].map((p) => at(p, 'files of other programs or users')),
+  // macOS: /System/Volumes/Data/Users/… is /Users/… by another name.
+  at('/System/Volumes', 'other volumes, which hold the home folders'),
   at('/etc', "the machine's configuration, which can hold its secrets"),
   at('/usr/local/etc', 'configuration of installed services'),
   at('/usr/local/var', 'data of installed services'),
@@ -99,12 +101,16 @@ function isInside(child: readonly string[], parent: readonly string[]): boolean 
   return child.length >= parent.length && parent.every((c, i) => child[i] === c);
 }
 
-/** Can the path component `word` (a glob when `glob`) name something the step stands for? */
+/**
+ * Can the path component `word` (a glob when `glob`) name something the step stands for? Without regard to case:
+ * macOS file systems ignore it by default, so `/System/VOLUMES` is `/System/Volumes` (the step matches more often,
+ * never less: these steps mark what may not be read).
+ */
 function stepMeets(step: Step, word: string, glob: boolean): boolean {
   if (step === ANY) return true;
   if (step === HIDDEN) return glob ? /^[.\\[]/.test(word) : word.startsWith('.');
   if (typeof step === 'object') return glob || (word.endsWith(step.endsWith) && !word.startsWith('.'));
-  return glob ? componentMatches(word, step) : word === step;
+  return glob ? componentMatches(word.toLowerCase(), step.toLowerCase()) : word.toLowerCase() === step.toLowerCase();
 }
 
 /** Does everything the component `word` (a glob when `glob`) can name fall under the step? */

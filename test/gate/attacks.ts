@@ -308,6 +308,10 @@ export const LOCATION_ATTACKS: readonly Attack[] = [
   { name: "git grep from the repository's root (:/), which may be a dotfiles repository above the project", line: "git grep --untracked token -- ':/'" },
   { name: 'git log -p of a path from the top of the repository', line: "git log -p -- ':(top).config'" },
   { name: 'git ls-files of the repository root, with magic in a list', line: "git ls-files ':(icase,top)'" },
+  { name: "macOS: the data volume's path to a home folder under /System", line: 'cat /System/Volumes/Data/Users/person/.m2/settings.xml' },
+  { name: 'macOS: a case-insensitive spelling of /System/Volumes', line: 'cat /System/VOLUMES/Data/Users/person/.netrc2' },
+  { name: "macOS: a case-insensitive spelling of a Homebrew service's configuration", line: 'cat /opt/homebrew/ETC/redis.conf' },
+  { name: 'a case-insensitive spelling of /usr/local/etc', line: 'cat /usr/local/Etc/my.cnf' },
 ];
 
 /**
