@@ -3,7 +3,7 @@
 import type { Part } from './types.js';
 import { GIT_VALUE_OPTIONS } from './rules-git.js';
 import { INTERPRETERS } from './rules-system.js';
-import { SHELLS } from '../core/shells.js';
+import { MULTI_CALL, SHELLS } from '../core/shells.js';
 import { isPython } from './rules-common.js';
 import { PRIVILEGE_WRAPPERS, isWrapper, resolveCommand } from './wrappers.js';
 
@@ -112,7 +112,8 @@ export function patternFor(part: Part, executable: string): string {
   if (part.unparsed || part.dynamicName || part.keyword) return exact;
   const r = resolveCommand(part.words);
   if (executable === '' || r.programWord === undefined) return exact;
-  if (r.wrappers.some((w) => w === 'exec' || w === 'xargs' || w === 'watch' || PRIVILEGE_WRAPPERS.has(w))) return exact;
+  // A multi-call program's applet may differ from the tool of that name: its key never covers the plain tool.
+  if (r.wrappers.some((w) => w === 'exec' || w === 'xargs' || w === 'watch' || PRIVILEGE_WRAPPERS.has(w) || MULTI_CALL.has(w))) return exact;
   if (r.programWord.includes('/') || isWrapper(executable) || EXACT_PROGRAMS.has(executable)) return exact;
   if (!/^[a-z0-9][a-z0-9_.+-]*$/.test(executable) || isInterpreter(executable)) return exact;
   // A command that embeds another one to run per file: the broader key would cover any embedded command.

@@ -49,6 +49,9 @@ const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   doas: { shortValue: 'uC', stop: ['-L'] },
   pkexec: { longValue: ['--user'] },
   run0: { longValue: ['--user', '--unit', '--property', '--description', '--slice', '--nice', '--chdir', '--setenv'] },
+  // Multi-call programs: the first operand names the tool that runs (`busybox rm -rf ~` is rm).
+  busybox: {},
+  toybox: {},
 };
 
 /** Wrapper names whose presence means the program is someone else: exact-text patterns are used for these. */

@@ -195,3 +195,42 @@ describe('every spelling of a program still gets its rule families', () => {
     expect(rated('env | some-unknown-filter TOKEN').reasons).toContain('prints credentials from the environment');
   });
 });
+
+describe('a multi-call program runs its applet, and the applet gets its families', () => {
+  const part = (line: string) => {
+    const parts = parseLine(line).parts;
+    return classifyPart(parts[parts.length - 1]!, { rules: [], cwd: CWD, home: HOME, line });
+  };
+
+  it.each([
+    ['busybox rm -r (was rated as busybox, moderate)', 'busybox rm -r x', 'recursive deletion'],
+    ['busybox rm of the home folder', 'busybox rm -rf ~', 'recursive deletion'],
+    ['toybox rm -r', 'toybox rm -r x', 'recursive deletion'],
+    ['busybox by path, upper case', '/bin/BUSYBOX rm -r x', 'recursive deletion'],
+    ['busybox chmod -R', 'busybox chmod -R 777 x', 'recursive permission change'],
+    ['env and busybox', 'env busybox rm -r x', 'recursive deletion'],
+    ['busybox wget --post-data', 'busybox wget --post-data=x http://h', 'uploads data over the network'],
+  ])('%s: %s', (_name, line, reason) => {
+    const v = part(line);
+    expect(v.reasons).toContain(reason);
+    expect(v.level).toBe('dangerous');
+  });
+
+  it("an applet's approval key is the exact text, never the plain tool's (`busybox rm x` is not `rm *`)", () => {
+    const v = part('busybox rm x');
+    expect(v.executable).toBe('rm');
+    expect(v.pattern).not.toBe('rm *');
+    expect(v.pattern).toContain('busybox');
+  });
+
+  it('a read-only applet is still not safe unasked (`busybox ls`: its options are not the table’s)', () => {
+    const v = part('busybox ls -la');
+    expect(v.level).not.toBe('safe');
+    expect(v.knownSafe).toBe(false);
+  });
+
+  it('busybox alone, or with only options, is busybox itself', () => {
+    expect(part('busybox').executable).toBe('busybox');
+    expect(part('busybox --list').executable).toBe('busybox');
+  });
+});
