@@ -7,9 +7,9 @@
 import { posix } from 'node:path';
 import { canParse, parsedAsWritten, parseLine, ParserNotReady } from './parse.js';
 import type { Part } from './types.js';
-import { basename, dropExpansions, roughSegments, stripEnclosingQuotes, trimTrailingSlashes } from './words.js';
+import { basename, dropExpansions, isAssignment, roughSegments, stripEnclosingQuotes, trimTrailingSlashes } from './words.js';
 import { MULTI_CALL, SHELLS as SHELL_PROGRAMS } from '../core/shells.js';
-import { resolveCommand } from './wrappers.js';
+import { isWrapper, resolveCommand } from './wrappers.js';
 
 export interface DenyEntry {
   /** Stable name, used in `policyRule`, the audit log and the docs. */
@@ -101,8 +101,17 @@ const MAX_BRACE_EXPANSIONS = 16;
 // ---------------------------------------------------------------------------------------------------------------
 // Reading commands generously.
 
+/** Off while a test scans a line with `everyCommand`: every shortcut of ADR 0073 is then skipped. */
+let shortcuts = true;
+
+const PLAIN_NAME = /^[a-z0-9_,:=%+-]+$/;
+const NO_NAMES: ReadonlySet<string> = new Set();
+const FIRST_LAYER: readonly number[] = [0];
+
 /** Expansions (`$x`, `${…}`, `$(…)`, backticks, `$'…'`/`$"…"` markers) and brace lists in a program word. */
 function nameCandidates(word: string): Set<string> {
+  // No `/`, `@`, `.`, capitals, expansions or braces: the word is its only name (what `add` below would find).
+  if (shortcuts && PLAIN_NAME.test(word)) return new Set([word]);
   const out = new Set<string>();
   const add = (w: string): void => {
     const b = basename(w).toLowerCase();
@@ -158,101 +167,119 @@ interface ScanBudget {
  * `lineReading`: the part is the line read roughly (builtinDeny), whose commands carry nothing of a parsed part's
  * (no pipeline stage, redirection or computed name). A command of it whose words equal a parsed part's, scanned
  * earlier, is not scanned again: that scan found the same commands, earlier in the list, on a part every entry
- * rates at least as high (ADR 0066). Its cost is charged again, so the work bound still counts it.
+ * rates at least as high (ADR 0066). Its cost is charged again, so the work bound still counts it. Appends to `out`.
  */
-function commandsOf(part: Part, budget: ScanBudget, lineReading = false): Cmd[] {
-  const out: Cmd[] = [];
-  const seen = new Set<string>();
-  const charge = (n: number): void => {
-    budget.work += n;
-    if (budget.work > MAX_DENY_WORK) throw new DenyWorkLimit();
-  };
-  const visit = (words: readonly string[], depth: number): void => {
-    if (words.length === 0 || depth > MAX_NESTING) return;
-    charge(words.length);
-    const key = words.join('\u0000');
-    if (seen.has(key)) return;
-    seen.add(key);
-    // `{ sudo ls; }` read roughly: braces and `!` are syntax, not the program.
-    if (words[0] === '{' || words[0] === '!' || words[0] === '}') {
-      visit(words.slice(1), depth);
-      return;
-    }
-    const resolved = resolveCommand(words);
-    const all = resolved.words;
-    const starts = resolved.layers.length > 0 ? resolved.layers : [0];
-    for (const at of starts) {
-      const rest = all.slice(at);
-      if (rest.length === 0) continue;
-      charge(rest.length);
-      out.push({ words: rest, part, names: nameCandidates(rest[0]!) });
-    }
-    const at = starts[starts.length - 1]!;
-    const program = all.slice(at);
-    if (program.length === 0) return;
-    for (const name of nameCandidates(program[0]!)) {
-      if (!LAUNCHERS.has(name) && !SHELLS.has(name) && !PRIVILEGE.has(name)) continue;
-      // Package managers launch a program only through exec/dlx (`npm install sudo` installs a package).
-      if (PACKAGE_MANAGERS.has(name) && !/^(exec|x|dlx)$/.test(program[1] ?? '')) continue;
-      const cmdOpts = COMMAND_OPTIONS[name] ?? [];
-      charge(program.length);
-      for (let i = 1; i < program.length; i++) {
-        const w = program[i]!;
-        // A command-string option: `script -qc CMD`, `--command=CMD`.
-        const eq = w.indexOf('=');
-        if (w.startsWith('--') && eq > 0 && cmdOpts.includes(w.slice(0, eq))) nested(w.slice(eq + 1), depth);
-        else if (cmdOpts.includes(w) && i + 1 < program.length) nested(program[i + 1]!, depth);
-        else if (/^-[A-Za-z]+$/.test(w) && cmdOpts.some((o) => o.length === 2 && w.includes(o[1]!))) {
-          const letter = cmdOpts.find((o) => o.length === 2 && w.includes(o[1]!))![1]!;
-          const attached = w.slice(w.indexOf(letter) + 1);
-          nested(attached.length > 0 ? attached : (program[i + 1] ?? ''), depth);
-        }
-        if (!isOption(w)) {
-          visit(program.slice(i), depth + 1);
-          // A word holding a whole command line (`tmux new 'sudo ls'`, `parallel ::: …`): read it as one too.
-          if (/\s/.test(w)) nested(w, depth);
-        }
-      }
-    }
-  };
-  const nested = (source: string, depth: number): void => {
-    if (source.trim() === '' || depth >= MAX_NESTING) return;
-    // Long strings are read roughly: a full parse of each could multiply the line's parse budget (ADR 0019).
-    const parse = canParse() && source.length <= 1024;
-    charge(parse ? source.length : Math.ceil(source.length / 8)); // a parse costs about a word's scan per character
-    if (parse) {
-      // A text is parsed once per line however often the scan reaches it (the part's words, the rough line), and as
-      // written: such texts are often not shell at all (`node -e 'js'`), and tree-sitter's error recovery on them
-      // is the slow case (ADR 0052).
-      let parts = budget.parsed.get(source);
-      if (parts === undefined) {
-        parts = parsedAsWritten(() => parseLine(source).parts);
-        budget.parsed.set(source, parts);
-      }
-      for (const p of parts) {
-        for (const list of p.unparsed ? roughSegments(p.text) : [[...p.words]]) visit(list, depth + 1);
-      }
-    } else {
-      for (const list of roughSegments(source)) visit(list, depth + 1);
-    }
-  };
+function commandsOf(part: Part, budget: ScanBudget, lineReading: boolean, out: Cmd[]): void {
+  const scan = new PartScan(part, budget, out);
   if (!part.unparsed) {
     // One list, scanned from an empty `seen`: what a rough reading of the same words would find, or more.
     const key = part.words.join('\u0000');
     const before = budget.work;
-    visit(part.words, 0);
+    scan.visit(part.words, 0, key);
     if (!budget.scanned.has(key)) budget.scanned.set(key, budget.work - before);
-    return out;
+    return;
   }
   for (const words of roughSegments(part.text)) {
     const key = words.join('\u0000');
-    const cost = lineReading && !seen.has(key) ? budget.scanned.get(key) : undefined;
+    const cost = lineReading && !scan.seen.has(key) ? budget.scanned.get(key) : undefined;
     if (cost !== undefined) {
-      charge(cost);
-      seen.add(key);
-    } else visit(words, 0);
+      scan.charge(cost);
+      scan.seen.add(key);
+    } else scan.visit(words, 0, key);
   }
-  return out;
+}
+
+/** One part's scan (commandsOf): the word lists it has visited, and where its commands go. */
+class PartScan {
+  readonly seen = new Set<string>();
+
+  constructor(
+    private readonly part: Part,
+    private readonly budget: ScanBudget,
+    private readonly out: Cmd[],
+  ) {}
+
+  charge(n: number): void {
+    this.budget.work += n;
+    if (this.budget.work > MAX_DENY_WORK) throw new DenyWorkLimit();
+  }
+
+  visit(words: readonly string[], depth: number, key?: string): void {
+    if (words.length === 0 || depth > MAX_NESTING) return;
+    this.charge(words.length);
+    const k = key ?? words.join('\u0000');
+    if (this.seen.has(k)) return;
+    this.seen.add(k);
+    // `{ sudo ls; }` read roughly: braces and `!` are syntax, not the program.
+    if (words[0] === '{' || words[0] === '!' || words[0] === '}') {
+      this.visit(words.slice(1), depth);
+      return;
+    }
+    // No assignment or wrapper first: resolveCommand would find the words themselves, one layer (ADR 0073).
+    const direct = shortcuts && !isAssignment(words[0]!) && !isWrapper(basename(words[0]!).toLowerCase());
+    const resolved = direct ? undefined : resolveCommand(words);
+    const all = resolved?.words ?? words;
+    const starts = resolved === undefined ? FIRST_LAYER : resolved.layers.length > 0 ? resolved.layers : FIRST_LAYER;
+    let program: readonly string[] = [];
+    let programNames: ReadonlySet<string> = NO_NAMES;
+    for (const at of starts) {
+      const rest = all.slice(at);
+      if (rest.length === 0) continue;
+      this.charge(rest.length);
+      const names = nameCandidates(rest[0]!);
+      this.out.push({ words: rest, part: this.part, names });
+      program = rest;
+      programNames = names;
+    }
+    // The last layer is the program; one past the end leaves none (layers only grow, so `program` is that layer's).
+    if (starts[starts.length - 1]! >= all.length || program.length === 0) return;
+    for (const name of programNames) {
+      if (!LAUNCHERS.has(name) && !SHELLS.has(name) && !PRIVILEGE.has(name)) continue;
+      // Package managers launch a program only through exec/dlx (`npm install sudo` installs a package).
+      if (PACKAGE_MANAGERS.has(name) && !/^(exec|x|dlx)$/.test(program[1] ?? '')) continue;
+      const cmdOpts = COMMAND_OPTIONS[name] ?? [];
+      this.charge(program.length);
+      for (let i = 1; i < program.length; i++) {
+        const w = program[i]!;
+        // A command-string option: `script -qc CMD`, `--command=CMD`.
+        const eq = w.indexOf('=');
+        if (w.startsWith('--') && eq > 0 && cmdOpts.includes(w.slice(0, eq))) this.nested(w.slice(eq + 1), depth);
+        else if (cmdOpts.includes(w) && i + 1 < program.length) this.nested(program[i + 1]!, depth);
+        else if (/^-[A-Za-z]+$/.test(w) && cmdOpts.some((o) => o.length === 2 && w.includes(o[1]!))) {
+          const letter = cmdOpts.find((o) => o.length === 2 && w.includes(o[1]!))![1]!;
+          const attached = w.slice(w.indexOf(letter) + 1);
+          this.nested(attached.length > 0 ? attached : (program[i + 1] ?? ''), depth);
+        }
+        if (!isOption(w)) {
+          this.visit(program.slice(i), depth + 1);
+          // A word holding a whole command line (`tmux new 'sudo ls'`, `parallel ::: …`): read it as one too.
+          if (/\s/.test(w)) this.nested(w, depth);
+        }
+      }
+    }
+  }
+
+  nested(source: string, depth: number): void {
+    if (source.trim() === '' || depth >= MAX_NESTING) return;
+    // Long strings are read roughly: a full parse of each could multiply the line's parse budget (ADR 0019).
+    const parse = canParse() && source.length <= 1024;
+    this.charge(parse ? source.length : Math.ceil(source.length / 8)); // a parse costs about a word's scan per character
+    if (parse) {
+      // A text is parsed once per line however often the scan reaches it (the part's words, the rough line), and as
+      // written: such texts are often not shell at all (`node -e 'js'`), and tree-sitter's error recovery on them
+      // is the slow case (ADR 0052).
+      let parts = this.budget.parsed.get(source);
+      if (parts === undefined) {
+        parts = parsedAsWritten(() => parseLine(source).parts);
+        this.budget.parsed.set(source, parts);
+      }
+      for (const p of parts) {
+        for (const list of p.unparsed ? roughSegments(p.text) : [[...p.words]]) this.visit(list, depth + 1);
+      }
+    } else {
+      for (const list of roughSegments(source)) this.visit(list, depth + 1);
+    }
+  }
 }
 
 function has(cmd: Cmd, set: ReadonlySet<string>): boolean {
@@ -390,11 +417,18 @@ const FORMATTER_NAMES = new Set([
 /** `mkfs.ext4`, `newfs_apfs` and the named tools. */
 const FORMATTERS = { test: (n: string): boolean => FORMATTER_NAMES.has(n) || /^(?:mkfs\.|newfs_)[\s\S]/.test(n) };
 
+/** The first part that redirects output into a disk device (`> /dev/sda`): the one check of an entry not on a command. */
+function deviceRedirect(parts: readonly Part[]): Part | undefined {
+  for (const p of parts) if (p.redirects.length > 0 && writtenTargets(p).some(isDevice)) return p;
+  return undefined;
+}
+
 const diskWrite: Entry = {
   name: 'disk-write',
   sentence: 'formats, wipes or writes directly to a disk device',
   find: ({ cmds, parts }) => {
-    for (const p of parts) if (writtenTargets(p).some(isDevice)) return p;
+    const redirected = deviceRedirect(parts);
+    if (redirected !== undefined) return redirected;
     for (const c of cmds) {
       const args = c.words.slice(1);
       const names = [...c.names];
@@ -501,7 +535,7 @@ const WISP_SUB_ANSWER: ReadonlyArray<readonly [string, RegExp]> = [
 ];
 
 function isWispName(names: ReadonlySet<string>): boolean {
-  for (const n of names) if (n === 'wisp' || /^wisp[-_]?(cli|agent|harness)?$/.test(n)) return true;
+  for (const n of names) if (n === 'wisp' || WISP_NAME.test(n)) return true;
   return false;
 }
 
@@ -541,13 +575,54 @@ const nestedAgent: Entry = {
   },
 };
 
+/**
+ * Every program name some entry's check on a command looks for (ADR 0073). Each entry applies to a command only
+ * through one of these names, a name matching INTERPRETERS, FORMATTERS or the wisp names, a dynamic program name, or
+ * one of wisp's answering subcommands among its words; any other command cannot make an entry apply, so the entries
+ * are shown only the commands that pass `mayMatter` (in the same order). Kept in step with the entries by the
+ * differential test in test/gate/deny-fast-paths.test.ts.
+ */
+const ENTRY_NAMES: ReadonlySet<string> = new Set([
+  ...PRIVILEGE, ...SHELLS, ...FETCHERS, ...STDIN_RUNNERS, ...JS_RUNNERS, ...FORMATTER_NAMES, 'eval',
+  'rm', 'find', 'rsync', // delete-root
+  'nvme', 'badblocks', 'hdparm', 'cryptsetup', 'zpool', 'mdadm', 'diskutil', 'dd', 'dcfldd', 'dc3dd', 'sg_dd', 'ddpt', 'tee', 'sponge',
+  'shred', 'truncate', 'ddrescue', 'pv', 'scrub', 'wipe', 'cp', 'mv', 'install', 'ln', 'gcp', 'gmv', // disk-write
+]);
+const WISP_NAME = /^wisp[-_]?(cli|agent|harness)?$/;
+const ANSWERING_SUBCOMMANDS: ReadonlySet<string> = new Set(WISP_SUB_ANSWER.map(([sub]) => sub));
+
+/** Whether any entry could apply to `c` (see ENTRY_NAMES). */
+function mayMatter(c: Cmd): boolean {
+  if (c.part.dynamicName === true) return true;
+  for (const n of c.names) if (ENTRY_NAMES.has(n) || INTERPRETERS.test(n) || FORMATTERS.test(n) || WISP_NAME.test(n)) return true;
+  for (const w of c.words) if (ANSWERING_SUBCOMMANDS.has(w)) return true;
+  return false;
+}
+
 /** The built-in entries, in the order they are checked (the first that applies names the refusal). */
 const ENTRIES: readonly Entry[] = [privilege, deleteRoot, diskWrite, downloadAndRun, pipeToShell, answerEscalation, nestedAgent];
 
 export const BUILTIN_DENY: readonly DenyEntry[] = ENTRIES.map(({ name, sentence }) => ({ name, sentence }));
 
 /** The first built-in entry the line falls under, or undefined. Never throws: a failure is a refusal. */
-export function builtinDeny(line: string, parts: readonly Part[], opts: { readonly rescanLine?: boolean } = {}): DenyHit | undefined {
+export interface DenyScanOptions {
+  /** Scan the rough reading of the line whole, even where a parsed part already scanned its words (tests). */
+  readonly rescanLine?: boolean;
+  /** No shortcut of ADR 0073: every command shown to every entry, every nested text parsed (the differential test). */
+  readonly everyCommand?: boolean;
+}
+
+export function builtinDeny(line: string, parts: readonly Part[], opts: DenyScanOptions = {}): DenyHit | undefined {
+  if (opts.everyCommand !== true) return scanLine(line, parts, opts);
+  shortcuts = false;
+  try {
+    return scanLine(line, parts, opts);
+  } finally {
+    shortcuts = true;
+  }
+}
+
+function scanLine(line: string, parts: readonly Part[], opts: DenyScanOptions): DenyHit | undefined {
   try {
     // The raw line read roughly too: where the parser and the shell could disagree (`>` then a newline is a syntax
     // error to bash, a redirect to the parser), over-reading is the side to err on (fail closed).
@@ -560,8 +635,14 @@ export function builtinDeny(line: string, parts: readonly Part[], opts: { readon
     }
     const budget: ScanBudget = { work: 0, parsed: new Map(), scanned: new Map() };
     // `rescanLine`: scan the rough reading whole (the test comparing both readings).
-    const cmds = all.flatMap((p, i) => commandsOf(p, budget, i >= parts.length && opts.rescanLine !== true));
-    const view: LineView = { line, parts: all, cmds };
+    const cmds: Cmd[] = [];
+    for (let i = 0; i < all.length; i++) commandsOf(all[i]!, budget, i >= parts.length && opts.rescanLine !== true, cmds);
+    const view: LineView = { line, parts: all, cmds: shortcuts ? cmds.filter(mayMatter) : cmds };
+    if (view.cmds.length === 0 && shortcuts) {
+      // No command any entry looks at: only disk-write's redirect check can apply (every other check is on a command).
+      const part = deviceRedirect(all);
+      return part === undefined ? undefined : { name: diskWrite.name, sentence: diskWrite.sentence, part: part.text };
+    }
     for (const e of ENTRIES) {
       const part = e.find(view);
       if (part !== undefined) return { name: e.name, sentence: e.sentence, part: part.text };

@@ -76,12 +76,8 @@ export function describePattern(key: string, index: number, source: string): str
   return `${key}[${index}] (a ${source.length}-character pattern; see wisp config get ${key})`;
 }
 
-export function checkPolicy(line: string, parts: readonly Part[], policy: PolicyPatterns): PolicyResult {
-  const builtin = builtinDeny(line, parts);
-  if (builtin !== undefined) {
-    return { verdict: 'denied', reason: builtin.sentence, rule: builtin.name, ...(builtin.part !== line ? { part: builtin.part } : {}) };
-  }
-
+/** The operator's deny patterns (`policy.deny`, not empty) over the line and its parts: the refusal, or undefined. */
+function operatorDeny(line: string, parts: readonly Part[], deny: readonly string[]): PolicyResult | undefined {
   // The line as written and with continuations joined (a superset of texts only ever adds refusals).
   const lineTexts = [line];
   const joined = line.replace(/\\\r?\n/g, '');
@@ -89,10 +85,11 @@ export function checkPolicy(line: string, parts: readonly Part[], policy: Policy
 
   // Each part's texts (as written, then its normalised forms) are computed once, not once per pattern.
   // A part's text is often the line itself: each distinct text is scanned once by the joined expression.
-  const partTexts = policy.deny.length > 0 ? parts.map((part) => [...new Set([part.text, ...normalisedForms(part)])].filter((t) => !lineTexts.includes(t))) : [];
-  const any = policy.deny.length > 0 ? combined(policy.deny) : null;
+  const partTexts = parts.map((part) => [...new Set([part.text, ...normalisedForms(part)])].filter((t) => !lineTexts.includes(t)));
+  const any = combined(deny);
   const mayDeny = any === null || [...new Set([...lineTexts, ...partTexts.flat()])].some((t) => any.test(t));
-  for (const [index, source] of (mayDeny ? policy.deny : []).entries()) {
+  if (!mayDeny) return undefined;
+  for (const [index, source] of deny.entries()) {
     const rule = `policy.deny[${index}]`;
     const re = linearOrNull(source);
     if (re === null) return { verdict: 'denied', reason: `${describePattern('policy.deny', index, source)} cannot be used (fix or remove it)`, rule };
@@ -101,6 +98,19 @@ export function checkPolicy(line: string, parts: readonly Part[], policy: Policy
     for (let i = 0; i < parts.length; i++) {
       if (partTexts[i]!.some((t) => re.test(t))) return { verdict: 'denied', reason, rule, part: parts[i]!.text };
     }
+  }
+  return undefined;
+}
+
+export function checkPolicy(line: string, parts: readonly Part[], policy: PolicyPatterns): PolicyResult {
+  const builtin = builtinDeny(line, parts);
+  if (builtin !== undefined) {
+    return { verdict: 'denied', reason: builtin.sentence, rule: builtin.name, ...(builtin.part !== line ? { part: builtin.part } : {}) };
+  }
+
+  if (policy.deny.length > 0) {
+    const denied = operatorDeny(line, parts, policy.deny);
+    if (denied !== undefined) return denied;
   }
 
   if (policy.allow.length > 0) {

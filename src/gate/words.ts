@@ -166,12 +166,27 @@ export function requote(word: string): string {
 }
 
 const OPERATOR_CHARS = new Set([';', '&', '|', '(', ')', '\n', '`']);
+/** What roughSegments' loop reads as more than a word character or a space/tab break. */
+const ROUGH_SPECIAL = /[\\'"$;&|()`]|[^\S \t]/;
+const BLANKS = /[ \t]+/;
 
 /**
  * A forgiving tokenizer for text the parser rejected: honours quotes and backslashes as far as they go, splits at
  * `; & | ( ) newline backtick` and `$(`, and never throws. Returns one word list per rough command.
  */
 export function roughSegments(text: string): string[][] {
+  // Most texts hold none of the characters the loop below treats specially (quotes, backslashes, `$`, operators,
+  // blanks other than space and tab): then each character is either a word break or part of a word, and one split gives
+  // the same single segment (ADR 0073).
+  if (!ROUGH_SPECIAL.test(text)) {
+    const words = text.split(BLANKS).filter((w) => w !== '');
+    return words.length > 0 ? [words] : [];
+  }
+  return roughSegmentsByLoop(text);
+}
+
+/** roughSegments' general reading, character by character (exported for the test that compares both). */
+export function roughSegmentsByLoop(text: string): string[][] {
   const segments: string[][] = [];
   let words: string[] = [];
   let word = '';
