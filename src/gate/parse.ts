@@ -8,6 +8,7 @@ import type { ParsedLine, Part } from './types.js';
 import { Collector, type Ctx, MAX_DEPTH, TooManyParts, startCounting, unparsedPart } from './parse/context.js';
 import { fastPathsOn, plainWords } from './parse/plain.js';
 import { readSimple } from './parse/simple.js';
+import { readTree, treeHasError } from './parse/tree.js';
 import { BOUNDED_LENGTH, ParserNotReady, boundedParse, canParse, loadedParser, startBudget } from './parse/runtime.js';
 import { visitBlock, visitPlain, visitSimple } from './parse/walk.js';
 
@@ -68,18 +69,21 @@ function parseSource(source: string, ctx: Ctx, out: Part[]): void {
   const src = joinContinuations(p, source);
   const ended = endedText(src);
   let tree = boundedParse(p, ended);
+  let hasError = tree !== null && treeHasError(tree);
   // Where tree-sitter had to recover from an error, the newline can move the error's span: such a text is read as
   // it was written, as before (its parse is the slow one anyway).
-  if (tree && ended !== src && tree.rootNode.hasError) {
+  if (tree && ended !== src && hasError) {
     tree.delete();
     tree = boundedParse(p, src);
+    hasError = tree !== null && treeHasError(tree);
   }
   if (!tree) {
     out.push(unparsedPart(source));
     return;
   }
   try {
-    const root = tree.rootNode;
+    // The tree is read once into plain objects (ADR 0072); the walk then makes no call into the wasm runtime.
+    const root = readTree(tree, hasError);
     const c = new Collector(src, !root.hasError, parseNested);
     visitBlock(c, root, ctx);
     out.push(...c.parts);

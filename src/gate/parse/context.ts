@@ -1,6 +1,6 @@
 // What the walk over one parsed text carries: the context a statement is reached in (depth, origin, keyword,
 // inherited redirections, its pipeline), the collector of parts, and the part kept whole when it cannot be read.
-import type { Node as TsNode } from 'web-tree-sitter';
+import type { SyntaxNode } from './tree.js';
 import type { Part } from '../types.js';
 import { MAX_PARTS } from '../limits.js';
 import { roughSegments } from '../words.js';
@@ -25,7 +25,7 @@ export class Collector {
   readonly parts: Part[] = [];
   /**
    * @param clean the tree has no ERROR or MISSING node anywhere (the root's hasError is false), so the per-node
-   * checks can be skipped — each is a call into the wasm runtime.
+   * checks can be skipped.
    * @param nested parses a body the command runs (the walk does not import the parser's entry).
    */
   constructor(
@@ -34,7 +34,7 @@ export class Collector {
     readonly nested: ParseNested,
   ) {}
 
-  slice(n: TsNode): string {
+  slice(n: SyntaxNode): string {
     return this.src.slice(n.startIndex, n.endIndex);
   }
 }

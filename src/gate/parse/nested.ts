@@ -1,7 +1,7 @@
 // Nested-script rules: the bodies a command runs besides its own words — `sh -c '…'` and the other shells, `eval`,
 // `trap`, `watch`, `ssh host CMD`, `find -exec`, a shell fed by a heredoc or here-string. Each body is parsed again
 // (up to MAX_DEPTH) and its parts listed after the command's.
-import type { Node as TsNode } from 'web-tree-sitter';
+import type { SyntaxNode } from './tree.js';
 import { shellOf } from '../../core/shells.js';
 import { requote } from '../words.js';
 import { resolveCommand } from '../wrappers.js';
@@ -11,7 +11,7 @@ import { wordValue } from './word-value.js';
 /** ssh options that take a value: the first operand after them is the host, the rest the remote command. */
 const SSH_VALUE_OPTIONS = 'BbcDEeFIiJLlmOoPpQRSWw';
 
-export function emitNestedScripts(c: Collector, words: readonly string[], redirects: readonly TsNode[], ctx: Ctx): void {
+export function emitNestedScripts(c: Collector, words: readonly string[], redirects: readonly SyntaxNode[], ctx: Ctx): void {
   const resolved = resolveCommand(words);
   const exe = resolved.executable;
   const nested: Ctx = { depth: ctx.depth + 1, origin: 'shell-c', redirects: [] };

@@ -6,6 +6,67 @@ import type { Parser as TsParser } from 'web-tree-sitter';
 
 let parser: TsParser | undefined;
 let initializing: Promise<void> | undefined;
+let binding: CursorBinding | undefined;
+
+/**
+ * The runtime's own tree-cursor functions (ADR 0072). web-tree-sitter's TreeCursor copies the cursor's four words
+ * into the runtime's transfer buffer before every call and back after each move; these take the cursor where the
+ * previous call left it, so a walk over a whole tree is a few plain wasm calls per node. Each takes the tree's address.
+ */
+export interface CursorBinding {
+  /** Puts the tree's root node in the transfer buffer. */
+  readonly _ts_tree_root_node_wasm: (tree: number) => void;
+  /** Whether the node in the transfer buffer is, or holds, an ERROR or MISSING node. */
+  readonly _ts_node_has_error_wasm: (tree: number) => number;
+  /** Makes a cursor on the node in the transfer buffer; the cursor is left there. */
+  readonly _ts_tree_cursor_new_wasm: (tree: number) => void;
+  readonly _ts_tree_cursor_delete_wasm: (tree: number) => void;
+  readonly _ts_tree_cursor_goto_first_child_wasm: (tree: number) => number;
+  readonly _ts_tree_cursor_goto_next_sibling_wasm: (tree: number) => number;
+  readonly _ts_tree_cursor_goto_parent_wasm: (tree: number) => number;
+  readonly _ts_tree_cursor_current_node_type_id_wasm: (tree: number) => number;
+  readonly _ts_tree_cursor_current_node_is_named_wasm: (tree: number) => number;
+  readonly _ts_tree_cursor_current_field_id_wasm: (tree: number) => number;
+  readonly _ts_tree_cursor_start_index_wasm: (tree: number) => number;
+  readonly _ts_tree_cursor_end_index_wasm: (tree: number) => number;
+}
+
+const CURSOR_FUNCTIONS = [
+  '_ts_tree_root_node_wasm',
+  '_ts_node_has_error_wasm',
+  '_ts_tree_cursor_new_wasm',
+  '_ts_tree_cursor_delete_wasm',
+  '_ts_tree_cursor_goto_first_child_wasm',
+  '_ts_tree_cursor_goto_next_sibling_wasm',
+  '_ts_tree_cursor_goto_parent_wasm',
+  '_ts_tree_cursor_current_node_type_id_wasm',
+  '_ts_tree_cursor_current_node_is_named_wasm',
+  '_ts_tree_cursor_current_field_id_wasm',
+  '_ts_tree_cursor_start_index_wasm',
+  '_ts_tree_cursor_end_index_wasm',
+] as const;
+
+/** The cursor functions when the runtime put them on the options object (else undefined: the public API is used). */
+function cursorBinding(options: Record<string, unknown>): CursorBinding | undefined {
+  for (const name of CURSOR_FUNCTIONS) if (typeof options[name] !== 'function') return undefined;
+  return options as unknown as CursorBinding;
+}
+
+/** The runtime's cursor functions, when they could be reached (see CursorBinding). */
+export function cursorFunctions(): CursorBinding | undefined {
+  return binding;
+}
+
+/** Tests run the walk without the cursor functions to compare both readings of a tree. */
+export function withoutCursorFunctions<T>(fn: () => T): T {
+  const before = binding;
+  binding = undefined;
+  try {
+    return fn();
+  } finally {
+    binding = before;
+  }
+}
 
 /** Loads the WASM runtime and the bash grammar once; later calls return at once. */
 export function initParser(): Promise<void> {
@@ -15,7 +76,10 @@ export function initParser(): Promise<void> {
     const runtimeWasm = require.resolve('web-tree-sitter/web-tree-sitter.wasm');
     const grammarWasm = require.resolve('tree-sitter-bash/tree-sitter-bash.wasm');
     const { Parser, Language } = await import('web-tree-sitter');
-    await Parser.init({ locateFile: () => runtimeWasm });
+    // Emscripten makes the options object the runtime's module: the wasm exports land on it (ADR 0072).
+    const options: Record<string, unknown> = { locateFile: () => runtimeWasm };
+    await Parser.init(options);
+    binding = cursorBinding(options);
     const language = await Language.load(grammarWasm);
     const p = new Parser();
     p.setLanguage(language);

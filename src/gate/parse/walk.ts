@@ -1,7 +1,7 @@
 // The walk over tree-sitter-bash's syntax tree: every statement of a parsed text becomes a part (a simple command,
 // a declaration, a test, an arithmetic command …), in the order the shell runs them; substitutions first, the bodies
 // a command runs after it. What the walk does not know is kept whole as an unparsed part (fail closed).
-import type { Node as TsNode } from 'web-tree-sitter';
+import type { SyntaxNode } from './tree.js';
 import type { Part, WordShape } from '../types.js';
 import { Collector, type Ctx, type ParseNested, countStatement, unparsedPart } from './context.js';
 import type { SimpleLine } from './simple.js';
@@ -18,7 +18,7 @@ const DYNAMIC_TYPES = new Set([
 ]);
 
 /** Visits every statement child of a container node (program, subshell, do_group, compound statement …). */
-export function visitBlock(c: Collector, node: TsNode, ctx: Ctx): void {
+export function visitBlock(c: Collector, node: SyntaxNode, ctx: Ctx): void {
   for (const child of node.children) {
     if (!child.isNamed) {
       if (!c.clean && (child.isMissing || child.isError)) c.parts.push(unparsedPart(c.slice(child) || child.type, ctx.keyword));
@@ -29,7 +29,7 @@ export function visitBlock(c: Collector, node: TsNode, ctx: Ctx): void {
   }
 }
 
-function visitStatement(c: Collector, node: TsNode, ctx: Ctx): void {
+function visitStatement(c: Collector, node: SyntaxNode, ctx: Ctx): void {
   countStatement();
   if (!c.clean && (node.hasError || node.isError || node.isMissing)) {
     c.parts.push(unparsedPart(c.slice(node), ctx.keyword));
@@ -110,13 +110,13 @@ function visitStatement(c: Collector, node: TsNode, ctx: Ctx): void {
   }
 }
 
-function visitArithmetic(c: Collector, node: TsNode, ctx: Ctx): void {
+function visitArithmetic(c: Collector, node: SyntaxNode, ctx: Ctx): void {
   emitSubstitutions(c, node, ctx);
   const text = c.slice(node);
   c.parts.push(makePart(c, node, ctx, ['((', text.slice(2, -2).trim(), '))'], [], false));
 }
 
-function visitLoop(c: Collector, node: TsNode, ctx: Ctx): void {
+function visitLoop(c: Collector, node: SyntaxNode, ctx: Ctx): void {
   const base: Ctx = { ...ctx, pipeline: undefined };
   if (node.type === 'c_style_for_statement') {
     // The `((init; cond; step))` header is arithmetic the shell evaluates: a part of its own, like `(( … ))`.
@@ -149,7 +149,7 @@ function visitLoop(c: Collector, node: TsNode, ctx: Ctx): void {
   }
 }
 
-function visitIf(c: Collector, node: TsNode, ctx: Ctx): void {
+function visitIf(c: Collector, node: SyntaxNode, ctx: Ctx): void {
   const base: Ctx = { ...ctx, pipeline: undefined };
   let keyword = node.type === 'else_clause' ? 'else' : node.type === 'elif_clause' ? 'elif' : 'if';
   for (const child of node.children) {
@@ -166,7 +166,7 @@ function visitIf(c: Collector, node: TsNode, ctx: Ctx): void {
   }
 }
 
-function visitCase(c: Collector, node: TsNode, ctx: Ctx): void {
+function visitCase(c: Collector, node: SyntaxNode, ctx: Ctx): void {
   const base: Ctx = { ...ctx, pipeline: undefined };
   for (let i = 0; i < node.childCount; i++) {
     const child = node.child(i)!;
@@ -184,7 +184,7 @@ function visitCase(c: Collector, node: TsNode, ctx: Ctx): void {
   }
 }
 
-function visitFunction(c: Collector, node: TsNode, ctx: Ctx): void {
+function visitFunction(c: Collector, node: SyntaxNode, ctx: Ctx): void {
   // The definition is its own part (exact-text pattern, at least moderate), then its body's commands.
   const name = node.childForFieldName('name');
   c.parts.push({
@@ -199,7 +199,7 @@ function visitFunction(c: Collector, node: TsNode, ctx: Ctx): void {
   for (const r of node.childrenForFieldName('redirect')) emitSubstitutions(c, r, ctx);
 }
 
-function visitRedirected(c: Collector, node: TsNode, ctx: Ctx): void {
+function visitRedirected(c: Collector, node: SyntaxNode, ctx: Ctx): void {
   const body = node.childForFieldName('body');
   const redirects = node.childrenForFieldName('redirect');
   if (body?.type === 'command') {
@@ -224,7 +224,7 @@ function visitRedirected(c: Collector, node: TsNode, ctx: Ctx): void {
  * The text a redirect contributes to its command. A heredoc is its `<<EOF` header, a newline, then its body and end
  * marker — without what tree-sitter files under it from the rest of the header line (`| sh`, `&& …`).
  */
-function redirectText(c: Collector, r: TsNode): string {
+function redirectText(c: Collector, r: SyntaxNode): string {
   if (r.type !== 'heredoc_redirect') return c.slice(r);
   const start = r.children.find((n) => n.type === 'heredoc_start');
   const header = c.src.slice(r.startIndex, start ? start.endIndex : r.endIndex);
@@ -235,8 +235,8 @@ function redirectText(c: Collector, r: TsNode): string {
 }
 
 /** Redirects nested inside a heredoc header (`cat <<EOF > out`). */
-function heredocInnerRedirects(r: TsNode): TsNode[] {
-  const out: TsNode[] = [];
+function heredocInnerRedirects(r: SyntaxNode): SyntaxNode[] {
+  const out: SyntaxNode[] = [];
   for (let i = 0; i < r.childCount; i++) {
     if (r.fieldNameForChild(i) === 'redirect') out.push(r.child(i)!);
   }
@@ -247,7 +247,7 @@ function heredocInnerRedirects(r: TsNode): TsNode[] {
  * tree-sitter-bash puts what follows `<<EOF` on the same line inside the heredoc node: the rest of a pipeline
  * (`cat <<EOF | sh`) or of a list (`cat <<EOF && rm x`). Those commands are visited here, after the owner.
  */
-function visitHeredocTail(c: Collector, r: TsNode, ctx: Ctx, owner: TsNode): void {
+function visitHeredocTail(c: Collector, r: SyntaxNode, ctx: Ctx, owner: SyntaxNode): void {
   for (let i = 0; i < r.childCount; i++) {
     const child = r.child(i)!;
     const field = r.fieldNameForChild(i);
@@ -274,7 +274,7 @@ function isStatementType(type: string): boolean {
   );
 }
 
-function heredocPipelineText(c: Collector, owner: TsNode, redirects: readonly TsNode[]): string | undefined {
+function heredocPipelineText(c: Collector, owner: SyntaxNode, redirects: readonly SyntaxNode[]): string | undefined {
   for (const r of redirects) {
     if (r.type !== 'heredoc_redirect') continue;
     for (let i = 0; i < r.childCount; i++) {
@@ -286,14 +286,13 @@ function heredocPipelineText(c: Collector, owner: TsNode, redirects: readonly Ts
   return undefined;
 }
 
-function visitCommand(c: Collector, cmd: TsNode, ctx: Ctx, outerRedirects: readonly TsNode[]): void {
+function visitCommand(c: Collector, cmd: SyntaxNode, ctx: Ctx, outerRedirects: readonly SyntaxNode[]): void {
   const words: string[] = [];
   // How each word was written (aligned with `words`): only literal words can make a part safe (table/literal.ts).
   const shapes: WordShape[] = [];
-  const redirectNodes: TsNode[] = [...outerRedirects];
-  let nameNode: TsNode | null = null;
+  const redirectNodes: SyntaxNode[] = [...outerRedirects];
+  let nameNode: SyntaxNode | null = null;
   let prevEnd = -1;
-  // Each property read below is a call into the wasm runtime: read every one once per child.
   const children = cmd.children;
   for (let i = 0; i < children.length; i++) {
     const child = children[i]!;
@@ -346,13 +345,13 @@ function visitCommand(c: Collector, cmd: TsNode, ctx: Ctx, outerRedirects: reado
     if (r.type === 'heredoc_redirect') {
       for (const inner of heredocInnerRedirects(r)) emitSubstitutions(c, inner, ctx);
       const body = r.children.find((n) => n.type === 'heredoc_body');
-      if (body && !heredocQuoted(r)) emitSubstitutions(c, body, ctx);
+      if (body && !heredocQuoted(c, r)) emitSubstitutions(c, body, ctx);
     } else {
       emitSubstitutions(c, r, ctx);
     }
   }
 
-  const ownRedirects: TsNode[] = [];
+  const ownRedirects: SyntaxNode[] = [];
   for (const r of redirectNodes) {
     ownRedirects.push(r);
     if (r.type === 'heredoc_redirect') ownRedirects.push(...heredocInnerRedirects(r));
@@ -445,15 +444,15 @@ export function visitSimple(source: string, line: SimpleLine, ctx: Ctx, out: Par
   out.push(...c.parts);
 }
 
-export function heredocQuoted(r: TsNode): boolean {
+export function heredocQuoted(c: Collector, r: SyntaxNode): boolean {
   const start = r.children.find((n) => n.type === 'heredoc_start');
-  return start !== undefined && /['"\\]/.test(start.text);
+  return start !== undefined && /['"\\]/.test(c.slice(start));
 }
 
 /** Emits parts for every `$(…)`, backtick and `<(…)`/`>(…)` in `node` (the node itself included), outermost first. */
-function emitSubstitutions(c: Collector, node: TsNode, ctx: Ctx): void {
+function emitSubstitutions(c: Collector, node: SyntaxNode, ctx: Ctx): void {
   // A node's range covers its descendants, so text without `$(`, a backtick, `<(` or `>(` holds no substitution:
-  // skip the walk (each node visited is several calls into the wasm runtime).
+  // skip the walk.
   if (!maySubstitute(c.slice(node))) return;
   if (node.type === 'command_substitution') {
     visitBlock(c, node, { ...ctx, origin: 'substitution', keyword: undefined, redirects: [], pipeline: undefined });
@@ -464,7 +463,7 @@ function emitSubstitutions(c: Collector, node: TsNode, ctx: Ctx): void {
     return;
   }
   for (const child of node.children) {
-    if (child.type === 'heredoc_body' && child.parent && heredocQuoted(child.parent)) continue; // plain text
+    if (child.type === 'heredoc_body' && child.parent && heredocQuoted(c, child.parent)) continue; // plain text
     if ((child.childCount > 0 || child.type.endsWith('_substitution')) && !isNestedStatementHolder(child)) {
       emitSubstitutions(c, child, ctx);
     }
@@ -472,7 +471,7 @@ function emitSubstitutions(c: Collector, node: TsNode, ctx: Ctx): void {
 }
 
 /** Children that hold statements visited separately (heredoc tails), so their substitutions are not counted twice. */
-function isNestedStatementHolder(n: TsNode): boolean {
+function isNestedStatementHolder(n: SyntaxNode): boolean {
   if (n.type === 'pipeline' && n.parent?.type === 'heredoc_redirect') return true;
   return isStatementType(n.type) && n.parent?.type === 'heredoc_redirect';
 }
@@ -487,13 +486,13 @@ function mayExpand(text: string): boolean {
   return text.includes('$') || text.includes('`') || text.includes('<(') || text.includes('>(');
 }
 
-function hasDescendantOf(node: TsNode, types: ReadonlySet<string>): boolean {
+function hasDescendantOf(node: SyntaxNode, types: ReadonlySet<string>): boolean {
   if (types.has(node.type)) return true;
   for (const child of node.children) if (hasDescendantOf(child, types)) return true;
   return false;
 }
 
-function makePart(c: Collector, node: TsNode, ctx: Ctx, words: string[], redirects: string[], dynamicName: boolean): Part {
+function makePart(c: Collector, node: SyntaxNode, ctx: Ctx, words: string[], redirects: string[], dynamicName: boolean): Part {
   return {
     text: c.slice(node),
     words,

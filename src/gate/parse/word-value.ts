@@ -1,11 +1,11 @@
 // Word decoding: what a word of the syntax tree means after quote removal (`s\udo` → `sudo`, `$'\x72m'` → `rm`),
 // and how it was written (literal, glob or dynamic) — only literal words can make a part safe.
-import type { Node as TsNode } from 'web-tree-sitter';
+import type { SyntaxNode } from './tree.js';
 import type { WordShape } from '../types.js';
 import { decodeAnsiC, roughSegments, unescapeDoubleQuoted, unescapeUnquoted } from '../words.js';
 import type { Collector } from './context.js';
 
-export function testWords(c: Collector, node: TsNode): string[] {
+export function testWords(c: Collector, node: SyntaxNode): string[] {
   const text = c.slice(node);
   const open = text.startsWith('[[') ? '[[' : '[';
   const close = open === '[[' ? ']]' : ']';
@@ -13,7 +13,7 @@ export function testWords(c: Collector, node: TsNode): string[] {
   return [open, ...roughSegments(inner).flat(), close];
 }
 
-export function declarationWords(c: Collector, node: TsNode): string[] {
+export function declarationWords(c: Collector, node: SyntaxNode): string[] {
   const words: string[] = [];
   for (const child of node.children) {
     if (!child.isNamed) {
@@ -25,7 +25,7 @@ export function declarationWords(c: Collector, node: TsNode): string[] {
   return words;
 }
 
-export function assignmentWord(c: Collector, node: TsNode): string {
+export function assignmentWord(c: Collector, node: SyntaxNode): string {
   const value = node.childForFieldName('value');
   const name = node.childForFieldName('name');
   const nameText = name ? c.slice(name) : '';
@@ -34,7 +34,7 @@ export function assignmentWord(c: Collector, node: TsNode): string {
 }
 
 /** A word's value after quote removal; expansions and substitutions stay as written (their value is unknown). */
-export function wordValue(c: Collector, node: TsNode): string {
+export function wordValue(c: Collector, node: SyntaxNode): string {
   switch (node.type) {
     case 'word':
       return unescapeUnquoted(c.slice(node));
@@ -70,7 +70,7 @@ export function wordValue(c: Collector, node: TsNode): string {
 }
 
 /** The inside of `"…"`: literal stretches unescaped, expansions kept as written. */
-export function stringValue(c: Collector, node: TsNode, from: number, to: number): string {
+export function stringValue(c: Collector, node: SyntaxNode, from: number, to: number): string {
   let out = '';
   let pos = from;
   for (const child of node.children) {
@@ -87,7 +87,7 @@ export function stringValue(c: Collector, node: TsNode, from: number, to: number
  * How a word was written: `literal` (plain text and quoted literals), `glob` (unquoted `*`, `?` or `[`: the shell
  * replaces it with file names), or `dynamic` (any expansion, substitution, brace expansion or odd syntax).
  */
-export function wordShape(c: Collector, node: TsNode): WordShape {
+export function wordShape(c: Collector, node: SyntaxNode): WordShape {
   switch (node.type) {
     case 'word':
     case 'number':

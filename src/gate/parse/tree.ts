@@ -1,0 +1,216 @@
+// The syntax tree read once into plain objects (issue #16, ADR 0072). Every property of a web-tree-sitter node is a
+// call into the wasm runtime (type, end, named, each child, each field name), and the walk reads most of them more
+// than once: reading each node's few properties once, into a SyntaxNode, costs less than the walk's reads did. The
+// walk and the word decoding then read only JS objects; texts are sliced from the JS string, never fetched from wasm.
+import type { Node as TsNode, Tree } from 'web-tree-sitter';
+import { type CursorBinding, cursorFunctions } from './runtime.js';
+
+/**
+ * Parents whose children's field names the walk reads (loops, case items, heredocs, functions, redirected
+ * statements, assignments): read for every child. `command` reads them only for anonymous children (`$`, `==`
+ * as arguments); everywhere else they are not read, and asking for one throws (the line is then kept whole).
+ */
+const FIELDED: ReadonlySet<string> = new Set([
+  'for_statement',
+  'c_style_for_statement',
+  'while_statement',
+  'until_statement',
+  'case_item',
+  'heredoc_redirect',
+  'function_definition',
+  'redirected_statement',
+  'variable_assignment',
+]);
+
+/** The fields of a node whose children's fields are never read: shared, never written. */
+const NO_FIELDS: readonly undefined[] = Object.freeze([]) as readonly undefined[];
+
+/** A node of the syntax tree, with the part of web-tree-sitter's Node interface the walk uses. */
+export class SyntaxNode {
+  readonly children: SyntaxNode[] = [];
+  /** The field name of each child (null: none); undefined where it was not read (see FIELDED). */
+  readonly fields: readonly (string | null | undefined)[];
+
+  constructor(
+    readonly type: string,
+    readonly isNamed: boolean,
+    readonly startIndex: number,
+    readonly endIndex: number,
+    readonly parent: SyntaxNode | null,
+    readonly isError: boolean,
+    readonly isMissing: boolean,
+    /** The node is, or holds, an ERROR or MISSING node. */
+    readonly hasError: boolean,
+  ) {
+    this.fields = FIELDED.has(type) || type === 'command' ? [] : NO_FIELDS;
+  }
+
+  get childCount(): number {
+    return this.children.length;
+  }
+
+  get firstChild(): SyntaxNode | null {
+    return this.children[0] ?? null;
+  }
+
+  child(i: number): SyntaxNode | null {
+    return this.children[i] ?? null;
+  }
+
+  get namedChildren(): SyntaxNode[] {
+    return this.children.filter((n) => n.isNamed);
+  }
+
+  get namedChildCount(): number {
+    let n = 0;
+    for (const child of this.children) if (child.isNamed) n++;
+    return n;
+  }
+
+  fieldNameForChild(i: number): string | null {
+    const field = this.fields[i];
+    // A field the conversion did not read: a walk asking for it is a bug, and the line is then kept whole.
+    if (field === undefined) throw new Error(`field of child ${i} of ${this.type} was not read`);
+    return field;
+  }
+
+  childForFieldName(name: string): SyntaxNode | null {
+    for (let i = 0; i < this.children.length; i++) if (this.fieldNameForChild(i) === name) return this.children[i]!;
+    return null;
+  }
+
+  childrenForFieldName(name: string): SyntaxNode[] {
+    const out: SyntaxNode[] = [];
+    for (let i = 0; i < this.children.length; i++) if (this.fieldNameForChild(i) === name) out.push(this.children[i]!);
+    return out;
+  }
+}
+
+/**
+ * Reads the whole tree into SyntaxNodes. A tree without errors is read with the runtime's own cursor functions (a
+ * handful of wasm calls per node, no JS objects from web-tree-sitter); a tree with an ERROR or MISSING node somewhere,
+ * or a runtime whose functions could not be reached, through web-tree-sitter's Node API, which also gives each
+ * node's error flags. Both readings are compared with the Node API by test/gate/parse-tree.test.ts.
+ */
+export function readTree(tree: Tree, hasError = treeHasError(tree)): SyntaxNode {
+  const fns = cursorFunctions();
+  const address = treeAddress(tree);
+  if (fns !== undefined && address !== undefined && !hasError) return readByCursor(fns, address, tree.language.types, tree.language.fields);
+  return readByNodes(tree.rootNode);
+}
+
+/** Whether the tree has an ERROR or MISSING node anywhere (its root's hasError), in two wasm calls when it can. */
+export function treeHasError(tree: Tree): boolean {
+  const fns = cursorFunctions();
+  const address = treeAddress(tree);
+  if (fns === undefined || address === undefined) return tree.rootNode.hasError;
+  fns._ts_tree_root_node_wasm(address);
+  return fns._ts_node_has_error_wasm(address) === 1;
+}
+
+/** The tree's address in the runtime: web-tree-sitter keeps it at index 0 of the Tree object. */
+function treeAddress(tree: Tree): number | undefined {
+  const address = (tree as unknown as Record<number, unknown>)[0];
+  return typeof address === 'number' ? address : undefined;
+}
+
+/** Whether the walk reads the field name of `parent`'s child (named or not). */
+function fieldRead(parent: SyntaxNode, named: boolean): boolean {
+  return FIELDED.has(parent.type) || (parent.type === 'command' && !named);
+}
+
+/**
+ * One pass of the runtime's cursor over a tree without errors (so every node's error flags are false). The cursor
+ * lives in the runtime's transfer buffer from its creation to its deletion: nothing else calls into the runtime
+ * meanwhile (the walk is synchronous), and each call leaves it where the next one reads it.
+ */
+function readByCursor(fns: CursorBinding, t: number, types: readonly string[], fields: readonly (string | null)[]): SyntaxNode {
+  fns._ts_tree_root_node_wasm(t);
+  fns._ts_tree_cursor_new_wasm(t);
+  try {
+    const root = new SyntaxNode(
+      types[fns._ts_tree_cursor_current_node_type_id_wasm(t)] || 'ERROR',
+      fns._ts_tree_cursor_current_node_is_named_wasm(t) === 1,
+      fns._ts_tree_cursor_start_index_wasm(t),
+      fns._ts_tree_cursor_end_index_wasm(t),
+      null,
+      false,
+      false,
+      false,
+    );
+    if (fns._ts_tree_cursor_goto_first_child_wasm(t) !== 1) return root;
+    let parent = root;
+    for (;;) {
+      const named = fns._ts_tree_cursor_current_node_is_named_wasm(t) === 1;
+      const node = new SyntaxNode(
+        types[fns._ts_tree_cursor_current_node_type_id_wasm(t)] || 'ERROR',
+        named,
+        fns._ts_tree_cursor_start_index_wasm(t),
+        fns._ts_tree_cursor_end_index_wasm(t),
+        parent,
+        false,
+        false,
+        false,
+      );
+      parent.children.push(node);
+      if (parent.fields !== NO_FIELDS) {
+        (parent.fields as Array<string | null | undefined>).push(fieldRead(parent, named) ? (fields[fns._ts_tree_cursor_current_field_id_wasm(t)] ?? null) : undefined);
+      }
+      if (fns._ts_tree_cursor_goto_first_child_wasm(t) === 1) {
+        parent = node;
+        continue;
+      }
+      while (fns._ts_tree_cursor_goto_next_sibling_wasm(t) !== 1) {
+        fns._ts_tree_cursor_goto_parent_wasm(t);
+        const up = parent.parent;
+        if (up === null) return root; // back at the root
+        parent = up;
+      }
+    }
+  } finally {
+    fns._ts_tree_cursor_delete_wasm(t);
+  }
+}
+
+/** Type names and named-ness by type id: both are properties of the (public, alias-resolved) symbol. */
+const typeNames: string[] = [];
+const typeNamed: boolean[] = [];
+const MAX_CACHED_ID = 4096;
+
+/**
+ * The Node API's reading: one `children` call per node (which also gives each child's start), then its type id and
+ * end; the error flags only when the tree has an error somewhere. Iterative, so a deeply nested tree cannot overflow
+ * the stack here.
+ */
+function readByNodes(r: TsNode): SyntaxNode {
+  const dirty = r.hasError;
+  const root = new SyntaxNode(r.type, r.isNamed, r.startIndex, r.endIndex, null, dirty && r.isError, dirty && r.isMissing, dirty);
+  const todo: TsNode[] = [r];
+  const made: SyntaxNode[] = [root];
+  while (todo.length > 0) {
+    const ts = todo.pop()!;
+    const node = made.pop()!;
+    const kids = ts.children;
+    for (let i = 0; i < kids.length; i++) {
+      const k = kids[i]!;
+      const id = k.typeId;
+      let type = typeNames[id];
+      let named = typeNamed[id];
+      if (type === undefined || named === undefined) {
+        type = k.type;
+        named = k.isNamed;
+        // ERROR's id is 65535: kept out of the dense tables.
+        if (id < MAX_CACHED_ID) {
+          typeNames[id] = type;
+          typeNamed[id] = named;
+        }
+      }
+      const child = new SyntaxNode(type, named, k.startIndex, k.endIndex, node, dirty && k.isError, dirty && k.isMissing, dirty && k.hasError);
+      node.children.push(child);
+      if (node.fields !== NO_FIELDS) (node.fields as Array<string | null | undefined>).push(fieldRead(node, named) ? ts.fieldNameForChild(i) : undefined);
+      todo.push(k);
+      made.push(child);
+    }
+  }
+  return root;
+}
