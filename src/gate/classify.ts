@@ -19,6 +19,7 @@ import { type Level, levelRank } from '../core/levels.js';
 import type { Part, PartVerdict } from './types.js';
 import { assignmentName, isAssignment, roughSegments } from './words.js';
 import { resolveCommand } from './wrappers.js';
+import { shortcuts } from './shortcuts.js';
 
 export interface ClassifyOptions {
   readonly rules: readonly Rule[];
@@ -62,11 +63,15 @@ export const SENSITIVE =
  * checks it), so a text with none of them matches neither and skips both: compiling those two expressions was most of
  * what rating `ls` cost a fresh `wisp check` (ADR 0066).
  */
-const SECRET_ANCHORS = ['id_', 'keychain', 'secret', 'token', 'passw', 'credential', 'private', '_history', 'api', 'cookies'];
+// One scan instead of lower-casing the text and searching it ten times (ADR 0074). It ignores case the way the two
+// expressions do (the same `i` flag), so whatever they can match, it matches.
+const SECRET_ANCHORS = /[./]|id_|keychain|secret|token|passw|credential|private|_history|api|cookies/i;
+const ANCHOR_WORDS = ['id_', 'keychain', 'secret', 'token', 'passw', 'credential', 'private', '_history', 'api', 'cookies'];
 export function mayNameSecrets(text: string): boolean {
+  if (shortcuts.on) return SECRET_ANCHORS.test(text);
   if (text.includes('.') || text.includes('/')) return true;
   const lower = text.toLowerCase();
-  return SECRET_ANCHORS.some((a) => lower.includes(a));
+  return ANCHOR_WORDS.some((a) => lower.includes(a));
 }
 
 /** Environment names that change which program runs or what it loads. */
@@ -106,8 +111,7 @@ function readRedirect(text: string): RedirectInfo | undefined {
   return { op: m[1]!, target };
 }
 
-function redirectFindings(c: CmdView): Finding[] {
-  const out: Finding[] = [];
+function redirectFindings(c: CmdView, out: Finding[]): void {
   for (const text of c.part.redirects) {
     const r = readRedirect(text);
     if (!r) continue;
@@ -117,19 +121,16 @@ function redirectFindings(c: CmdView): Finding[] {
     else if (touchesStartupOrSystem(r.target, c)) out.push(dangerous('changes shell start-up, login or system files'));
     out.push(moderate('writes to a file'));
   }
-  return out;
 }
 
 /** Assignment words (`A=1`, also after `export`/`local`…): unsafe names, or values that hide a command. */
-function assignmentFindings(words: readonly string[]): Finding[] {
-  const out: Finding[] = [];
+function assignmentFindings(words: readonly string[], out: Finding[]): void {
   for (const w of words) {
     if (!isAssignment(w)) continue;
     const name = assignmentName(w);
     if (RISKY_ENV.test(name)) out.push(moderate(`sets ${name}, which changes how programs are found or run`));
     if (/\$\(|`/.test(w)) out.push(moderate('stores the output of a command in a variable'));
   }
-  return out;
 }
 
 const DECLARATIONS = new Set(['export', 'local', 'declare', 'typeset', 'readonly']);
@@ -149,11 +150,11 @@ function assignedNames(c: CmdView): string[] {
   }
 }
 
-function builtinAssignmentFindings(c: CmdView): Finding[] {
-  return assignedNames(c)
-    .map((w) => assignmentName(w))
-    .filter((name) => RISKY_ENV.test(name))
-    .map((name) => moderate(`sets ${name}, which changes how programs are found or run`));
+function builtinAssignmentFindings(c: CmdView, out: Finding[]): void {
+  for (const w of assignedNames(c)) {
+    const name = assignmentName(w);
+    if (RISKY_ENV.test(name)) out.push(moderate(`sets ${name}, which changes how programs are found or run`));
+  }
 }
 
 /**
@@ -190,7 +191,7 @@ function nameWords(c: CmdView): string[] {
  * variable name, so `read x < f; (( x ))` or `read x < f; [ -v "$x" ]` runs whatever the file holds. A read-only
  * command that does so on anything but literals is not safe.
  */
-function valueAsCodeFindings(c: CmdView): Finding[] {
+function valueAsCode(c: CmdView): boolean {
   const a = c.args;
   let evaluates = false;
   if (c.exe === '((' || c.exe === 'let') evaluates = a.some((w) => w !== '))' && NAMES_A_VARIABLE.test(w));
@@ -200,49 +201,57 @@ function valueAsCodeFindings(c: CmdView): Finding[] {
   if (DECLARATIONS.has(c.exe) && a.some((w) => /^-[A-Za-z]*i/.test(w))) evaluates = true; // declare -i: arithmetic
   if (nameWords(c).some((w) => /[[$`]/.test(w))) evaluates = true; // a computed or subscripted name
   if (VALUE_AS_CODE.test(c.text)) evaluates = true;
-  return evaluates ? [moderate("evaluates a variable's value as code (arithmetic, a computed name), which runs any command hidden in it")] : [];
+  return evaluates;
 }
 
 /**
- * Rates one command view; returns its findings and whether the read-only table calls it safe (`table`: given for
- * the part as a whole; rough segments of an unparsed part never are).
+ * Rates one command view: adds its findings to `findings` and returns whether the read-only table calls it safe
+ * (`table`: given for the part as a whole; rough segments of an unparsed part never are).
  */
-function rate(c: CmdView, table: TableVerdict): { findings: Finding[]; readOnly: boolean } {
-  const findings: Finding[] = [];
+function rate(c: CmdView, table: TableVerdict, findings: Finding[]): boolean {
+  const from = findings.length;
   const text = fullText(c);
   // `<tool> --version` only prints; the tool's own families (interpreter, build…) do not apply.
   const versionOnly = isVersionOrHelp(c);
-  if (!versionOnly) for (const family of familiesFor(c)) findings.push(...family(c));
+  if (!versionOnly) for (const family of familiesFor(c)) for (const f of family(c)) findings.push(f);
   // Each expression runs once per distinct text: the tidied one only when tidying changed something.
-  const tidy = text.includes('/') ? tidyPaths(text) : text;
+  // Tidying changes a text only where it holds `//` or `/./`.
+  const tidy = !shortcuts.on || text.includes('//') || text.includes('/./') ? tidyPaths(text) : text;
   const secrets = mayNameSecrets(text);
   const names = (re: RegExp): boolean => secrets && (re.test(text) || (tidy !== text && re.test(tidy)));
   if (names(CREDENTIALS)) findings.push(dangerous('touches credentials'));
-  findings.push(...redirectFindings(c));
+  redirectFindings(c, findings);
 
   // Safe only by construction: the read-only table decides; nothing below can lower a level.
   const readOnly = table.safe;
   if (c.exe === '' && c.words.length > 0 && c.words.every(isAssignment)) {
-    findings.push(...assignmentFindings(c.words));
+    assignmentFindings(c.words, findings);
   } else if (DECLARATIONS.has(c.exe) && c.args.some(isAssignment)) {
-    findings.push(...assignmentFindings(c.args));
+    assignmentFindings(c.args, findings);
   }
-  if (c.exe !== '') findings.push(...assignmentFindings(c.r.assignments));
+  if (c.exe !== '') assignmentFindings(c.r.assignments, findings);
 
-  findings.push(...builtinAssignmentFindings(c));
+  builtinAssignmentFindings(c, findings);
   if (WISP_STATE.test(text) && !readOnly) findings.push(dangerous("touches wisp's own state (approvals, config, pending answers)"));
   if (readOnly && !c.part.unparsed) {
     if (/\$\(|`/.test(c.text)) findings.push(moderate('its arguments come from another command'));
-    findings.push(...valueAsCodeFindings(c));
+    if (valueAsCode(c)) findings.push(moderate("evaluates a variable's value as code (arithmetic, a computed name), which runs any command hidden in it"));
     if (/[<>]\(/.test(c.text)) findings.push(moderate('reads or writes through a process substitution'));
     if (names(SENSITIVE)) findings.push(moderate('mentions a file or value that may hold secrets'));
   }
   // The table's reason explains a part nothing else flagged (an unknown program or option, an expansion …).
-  if (!table.safe && !findings.some((f) => f.level !== 'safe')) findings.push(moderate(table.reason));
-  return { findings, readOnly };
+  if (!table.safe && !flagged(findings, from)) findings.push(moderate(table.reason));
+  return readOnly;
+}
+
+/** Whether a finding from index `from` on raises the level. */
+function flagged(findings: readonly Finding[], from: number): boolean {
+  for (let i = from; i < findings.length; i++) if (findings[i]!.level !== 'safe') return true;
+  return false;
 }
 
 function ordered(findings: readonly Finding[]): string[] {
+  if (findings.length === 1) return [findings[0]!.reason];
   const sorted = [...findings].sort((a, b) => levelRank(b.level) - levelRank(a.level));
   return [...new Set(sorted.map((f) => f.reason))];
 }
@@ -260,7 +269,7 @@ export function classifyPart(part: Part, opts: ClassifyOptions): PartVerdict {
     const notTable: TableVerdict = { safe: false, reason: 'could not be parsed; treated with caution' };
     // Rating is per command: past MAX_PARTS (a line of thousands of commands) the rest is not rated one by one, and
     // the part is dangerous, so no standing approval can ever cover it (issue 12.4, fail closed).
-    for (const words of segments.slice(0, MAX_PARTS)) findings.push(...rate(makeView(part, words, words.join(' '), opts.cwd, home), notTable).findings);
+    for (const words of segments.slice(0, MAX_PARTS)) rate(makeView(part, words, words.join(' '), opts.cwd, home), notTable, findings);
     if (segments.length > MAX_PARTS) findings.push(dangerous(`holds more than ${MAX_PARTS} commands, too many to rate one by one`));
     executable = segments[0] ? resolveCommand(segments[0]).executable : '';
   } else if (part.keyword === 'function') {
@@ -268,9 +277,8 @@ export function classifyPart(part: Part, opts: ClassifyOptions): PartVerdict {
     executable = `${part.words[0] ?? ''}()`;
   } else {
     const view = makeView(part, part.words, part.text, opts.cwd, home);
-    const rated = rate(view, readOnlyByTable(part, { cwd: opts.cwd, home, ...(opts.project !== undefined ? { project: opts.project } : {}) }));
-    findings.push(...rated.findings);
-    readOnly = rated.readOnly;
+    const env = opts.project !== undefined ? { cwd: opts.cwd, home, project: opts.project } : { cwd: opts.cwd, home };
+    readOnly = rate(view, readOnlyByTable(part, env), findings);
     executable = view.exe;
     if (part.dynamicName) {
       findings.push(moderate('the program name is computed at run time'));

@@ -5,6 +5,7 @@
 import { posix } from 'node:path';
 import { SECRET_NAME_EXAMPLES, isSecretFileName, isSecretPath } from '../sandbox/secrets.js';
 import { componentMatches, hasWildcard, tooIntricate } from './glob.js';
+import { shortcuts } from './shortcuts.js';
 import type { WordShape } from './types.js';
 
 /** The directories a check needs: where the command runs, the project (launch directory), the home folder. */
@@ -48,11 +49,16 @@ const SYSTEM_FILES: ReadonlySet<string> = new Set([
 
 interface Never {
   readonly steps: readonly Step[];
+  /** The steps with every name lower-cased once, for the comparisons that ignore case. */
+  readonly lower: readonly Step[];
   /** What lies there, for the reason the person reads. */
   readonly why: string;
 }
 
-const at = (path: string, why: string, ...more: Step[]): Never => ({ steps: [...components(path), ...more], why });
+const at = (path: string, why: string, ...more: Step[]): Never => {
+  const steps = [...components(path), ...more];
+  return { steps, lower: steps.map((s) => (typeof s === 'string' ? s.toLowerCase() : s)), why };
+};
 
 /**
  * Locations never read unasked, even inside an allowed root or the project: the kernel's views of processes, runtime
@@ -79,14 +85,38 @@ const FIXED_NEVER: readonly Never[] = [
   at('/Users', 'a home folder', ANY, 'Library'),
 ];
 
-const neverCache = new Map<string, readonly Never[]>();
+/**
+ * The never-read list for one home folder, and the same entries grouped by their first name (lower-case, in list
+ * order). Every entry starts with a name, and a name can only meet a path's first component that is that name
+ * without regard to case (or a glob), so a path whose first component is a plain word needs only its group: the first
+ * entry it reaches is the same as when scanning the whole list (ADR 0074).
+ */
+interface NeverList {
+  readonly all: readonly Never[];
+  /** Undefined when some entry does not start with a name (a home folder of `/`): then every path scans `all`. */
+  readonly byHead: ReadonlyMap<string, readonly Never[]> | undefined;
+}
+
+const neverCache = new Map<string, NeverList>();
 
 /** FIXED_NEVER and the home folder the gate was told of (which may lie anywhere, `/tmp/h` in a test). */
-function neverFor(home: string): readonly Never[] {
+function neverFor(home: string): NeverList {
   let list = neverCache.get(home);
   if (list === undefined) {
     const h = posix.resolve(home);
-    list = [...FIXED_NEVER, at(h, 'the home folder'), at(h, 'the home folder', HIDDEN), at(h, 'the home folder', 'Library'), at(h, 'the home folder', 'snap')];
+    const all = [...FIXED_NEVER, at(h, 'the home folder'), at(h, 'the home folder', HIDDEN), at(h, 'the home folder', 'Library'), at(h, 'the home folder', 'snap')];
+    let byHead: Map<string, Never[]> | undefined = new Map<string, Never[]>();
+    for (const n of all) {
+      const head = n.lower[0];
+      if (typeof head !== 'string') {
+        byHead = undefined;
+        break;
+      }
+      const group = byHead.get(head);
+      if (group === undefined) byHead.set(head, [n]);
+      else group.push(n);
+    }
+    list = { all, byHead };
     if (neverCache.size > 16) neverCache.clear();
     neverCache.set(home, list);
   }
@@ -97,20 +127,24 @@ function components(path: string): string[] {
   return path.split('/').filter((c) => c !== '');
 }
 
-function isInside(child: readonly string[], parent: readonly string[]): boolean {
-  return child.length >= parent.length && parent.every((c, i) => child[i] === c);
+/** Whether the first `length` components of `path` are `prefix` (which has `length` components). */
+function startsWithParts(path: readonly string[], prefix: readonly string[], length: number): boolean {
+  if (path.length < length) return false;
+  for (let i = 0; i < length; i++) if (path[i] !== prefix[i]) return false;
+  return true;
 }
 
 /**
  * Can the path component `word` (a glob when `glob`) name something the step stands for? Without regard to case:
  * macOS file systems ignore it by default, so `/System/VOLUMES` is `/System/Volumes` (the step matches more often,
- * never less: these steps mark what may not be read).
+ * never less: these steps mark what may not be read). `step` is a step of `Never.lower` (names lower-cased) and
+ * `lowerWord` is `word` lower-cased.
  */
-function stepMeets(step: Step, word: string, glob: boolean): boolean {
+function stepMeets(step: Step, word: string, lowerWord: string, glob: boolean): boolean {
   if (step === ANY) return true;
   if (step === HIDDEN) return glob ? /^[.\\[]/.test(word) : word.startsWith('.');
   if (typeof step === 'object') return glob || (word.endsWith(step.endsWith) && !word.startsWith('.'));
-  return glob ? componentMatches(word.toLowerCase(), step.toLowerCase()) : word.toLowerCase() === step.toLowerCase();
+  return glob ? componentMatches(lowerWord, step) : lowerWord === step;
 }
 
 /** Does everything the component `word` (a glob when `glob`) can name fall under the step? */
@@ -124,39 +158,103 @@ function stepCovers(step: Step, word: string, glob: boolean): boolean {
   return !glob && step === word;
 }
 
-/** A path as the checks see it: its components, and which of them are globs. */
+/** A path as the checks see it: its components (also lower-cased), and which of them are globs. */
 interface Target {
   readonly parts: readonly string[];
-  readonly globs: readonly boolean[];
+  readonly lower: readonly string[];
+  /** Undefined when no component is a glob. */
+  readonly globs: readonly boolean[] | undefined;
 }
+
+const isGlobAt = (t: Target, i: number): boolean => t.globs !== undefined && t.globs[i] === true;
 
 /**
  * Whether `t` can reach `n`: name a location inside it, or (for a reader that recurses) a folder that holds it. An
  * entry that holds the root `t` lies in does not apply (`root`: that root's components, as `t` spells them).
  */
 function reaches(t: Target, n: Never, recursive: boolean, root: readonly string[]): boolean {
-  const depth = Math.min(t.parts.length, n.steps.length);
-  for (let i = 0; i < depth; i++) if (!stepMeets(n.steps[i]!, t.parts[i]!, t.globs[i]!)) return false;
-  if (t.parts.length < n.steps.length && !recursive) return false;
+  const depth = Math.min(t.parts.length, n.lower.length);
+  for (let i = 0; i < depth; i++) if (!stepMeets(n.lower[i]!, t.parts[i]!, t.lower[i]!, isGlobAt(t, i))) return false;
+  if (t.parts.length < n.lower.length && !recursive) return false;
   // The instance of the entry the path is in: exempt when it holds the root.
-  return !(n.steps.length <= root.length && isInside(root, t.parts.slice(0, n.steps.length)));
+  return !(n.lower.length <= root.length && startsWithParts(root, t.parts, n.lower.length));
 }
 
-/** Where `word` points, or a reason when a `~` form names a directory the gate cannot know (`~-`, `~+`, `~user`). */
-function absolute(word: string, places: Places): { path: string } | { reason: string } {
+/**
+ * The components of an absolute directory as `posix.resolve` gives them, remembered for the last few directories
+ * (the gate asks about the same cwd and project for every word). A relative directory is resolved against the
+ * process's own, which may change, so it is never remembered.
+ */
+const dirCache = new Map<string, readonly string[]>();
+function dirParts(dir: string): readonly string[] {
+  if (!dir.startsWith('/')) return components(posix.resolve(dir));
+  let parts = dirCache.get(dir);
+  if (parts === undefined) {
+    parts = components(posix.resolve(dir));
+    if (dirCache.size > 16) dirCache.clear();
+    dirCache.set(dir, parts);
+  }
+  return parts;
+}
+
+/**
+ * The components of `posix.resolve(dir, word)`, read lexically as it does: empty and `.` components vanish, `..`
+ * drops the one before (none at the root), an absolute word starts from the root. A test compares it with
+ * `posix.resolve` (ADR 0074).
+ */
+function resolvedParts(dir: string, word: string): string[] {
+  const out = word.startsWith('/') ? [] : [...dirParts(dir)];
+  let start = 0;
+  while (start <= word.length) {
+    let end = word.indexOf('/', start);
+    if (end < 0) end = word.length;
+    if (end > start) {
+      const c = word.slice(start, end);
+      if (c === '..') out.pop();
+      else if (c !== '.') out.push(c);
+    }
+    start = end + 1;
+  }
+  return out;
+}
+
+/** Where `word` points, as components, or a reason when a `~` form names a directory the gate cannot know (`~-`, `~+`, `~user`). */
+function absolute(word: string, places: Places): { parts: string[] } | { reason: string } {
   if (word.startsWith('~')) {
-    if (word === '~' || word.startsWith('~/')) return { path: posix.resolve(places.home + word.slice(1)) };
+    if (word === '~' || word.startsWith('~/')) return { parts: components(posix.resolve(places.home + word.slice(1))) };
     const prefix = word.split('/')[0]!;
     return { reason: `reads through ${prefix}, a directory the gate cannot see (${word})` };
   }
-  return { path: posix.resolve(places.cwd, word) };
+  return { parts: shortcuts.on ? resolvedParts(places.cwd, word) : components(posix.resolve(places.cwd, word)) };
 }
+
+/**
+ * The system roots grouped by their first name (all start with one; a test checks it): only a path whose first
+ * component is that very name can be covered by them, since a name covers only itself (never a glob).
+ */
+const ROOTS_BY_HEAD: ReadonlyMap<string, readonly (readonly Step[])[]> = (() => {
+  const byHead = new Map<string, (readonly Step[])[]>();
+  for (const root of SYSTEM_ROOTS) {
+    const head = root[0];
+    if (typeof head !== 'string') throw new Error('a system root must start with a name');
+    const group = byHead.get(head);
+    if (group === undefined) byHead.set(head, [root]);
+    else group.push(root);
+  }
+  return byHead;
+})();
 
 /** The deepest allowed root (the project or a system location) everything `t` names lies in, as `t` spells it. */
 function rootOf(t: Target, project: readonly string[]): readonly string[] | undefined {
-  const covered = (root: readonly Step[]) => t.parts.length >= root.length && root.every((step, i) => stepCovers(step, t.parts[i]!, t.globs[i]!));
+  const covered = (root: readonly Step[]): boolean => {
+    if (t.parts.length < root.length) return false;
+    for (let i = 0; i < root.length; i++) if (!stepCovers(root[i]!, t.parts[i]!, isGlobAt(t, i))) return false;
+    return true;
+  };
   let best: readonly string[] | undefined = covered(project) ? project : undefined;
-  for (const root of SYSTEM_ROOTS) {
+  // A system root's first name covers only a first component that is that name and no glob.
+  const candidates = !shortcuts.on ? SYSTEM_ROOTS : t.parts.length === 0 || isGlobAt(t, 0) ? undefined : ROOTS_BY_HEAD.get(t.parts[0]!);
+  for (const root of candidates ?? []) {
     if ((best === undefined || root.length > best.length) && covered(root)) best = t.parts.slice(0, root.length);
   }
   return best;
@@ -183,6 +281,9 @@ function fromRepositoryRoot(word: string): boolean {
   return magic.toLowerCase().split(',').includes('top');
 }
 
+/** The first component of every SYSTEM_FILES path: only a path starting with one of these can be such a file. */
+const SYSTEM_FILE_HEADS: ReadonlySet<string> = new Set([...SYSTEM_FILES].map((f) => components(f)[0] ?? ''));
+
 /**
  * Why reading the file word `word` unasked is not allowed, or undefined when it lies in an allowed location.
  * `recursive`: the program reads every file below a folder it is given (grep -r, rg), so the folder must not hold a
@@ -193,28 +294,35 @@ export function fileWordReason(word: string, shape: WordShape, places: Places, r
   if (fromRepositoryRoot(word)) return `names a path from the repository's root, which may lie outside the project (${word})`;
   const where = absolute(word, places);
   if ('reason' in where) return where.reason;
-  if (SYSTEM_FILES.has(where.path)) return undefined;
-  const parts = components(where.path);
-  const glob = shape === 'glob';
-  const globs = parts.map((c) => glob && hasWildcard(c));
-  let fixed = globs.indexOf(true);
-  if (fixed < 0) fixed = parts.length;
+  const parts = where.parts;
+  if ((!shortcuts.on || (parts.length > 0 && SYSTEM_FILE_HEADS.has(parts[0]!))) && SYSTEM_FILES.has('/' + parts.join('/'))) return undefined;
+  let globs: boolean[] | undefined;
+  let fixed = parts.length;
+  if (shape === 'glob') {
+    globs = parts.map(hasWildcard);
+    const first = globs.indexOf(true);
+    if (first >= 0) fixed = first;
+  }
   for (let i = fixed; i < parts.length; i++) {
-    if (!globs[i]) continue;
+    if (!globs![i]) continue;
     // `.*` and `.?` match `..`: the glob could climb out of the folder it seems to stay in.
     if (/^[.\\[]/.test(parts[i]!)) return `a glob over hidden names, which can reach keys and credentials (${word})`;
     if (tooIntricate(parts[i]!)) return `a glob too intricate to check (${word})`;
   }
-  const target: Target = { parts, globs };
-  const root = rootOf(target, components(posix.resolve(places.project)));
+  const target: Target = { parts, lower: parts.map((c) => c.toLowerCase()), globs };
+  const root = rootOf(target, shortcuts.on ? dirParts(places.project) : components(posix.resolve(places.project)));
   if (root === undefined) return `reads outside the project (${word})`;
-  for (const n of neverFor(places.home)) {
+  const never = neverFor(places.home);
+  // Only entries whose first name the path's first component can meet (ADR 0074); the whole list otherwise.
+  const entries = !shortcuts.on || never.byHead === undefined || parts.length === 0 || isGlobAt(target, 0) ? never.all : (never.byHead.get(target.lower[0]!) ?? []);
+  for (const n of entries) {
     if (reaches(target, n, recursive, root)) return `${recursive && parts.length < n.steps.length ? 'searches a folder that holds' : 'reads'} ${n.why} (${word})`;
   }
-  const below = parts.slice(root.length);
-  if (isSecretPath(below.filter((_, i) => !globs[i + root.length]).join('/'))) return `names a file that may hold secrets (${word})`;
+  let below = '';
+  for (let i = root.length; i < parts.length; i++) if (!isGlobAt(target, i)) below += (below === '' ? '' : '/') + parts[i]!;
+  if (isSecretPath(below)) return `names a file that may hold secrets (${word})`;
   for (let i = fixed; i < parts.length; i++) {
-    const hit = globs[i] ? secretGlob(parts[i]!) : undefined;
+    const hit = globs![i] ? secretGlob(parts[i]!) : undefined;
     if (hit !== undefined) return `a glob that can match a secret's name such as ${hit} (${word})`;
   }
   return undefined;

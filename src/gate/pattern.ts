@@ -96,10 +96,9 @@ export function exactKey(part: Part, executable: string): string {
     const r = resolveCommand(part.words);
     if (isInterpreter(executable) || r.wrappers.includes('xargs') || executable === 'xargs') return part.pipeline;
   }
-  const bodies = part.redirects
-    .filter((r) => /^\s*\d*<<(?:[^<]|$)/.test(r) && r.includes('\n'))
-    .map((r) => r.slice(r.indexOf('\n')));
-  return exactPattern(part) + bodies.join('');
+  let key = exactPattern(part);
+  for (const r of part.redirects) if (/^\s*\d*<<(?:[^<]|$)/.test(r) && r.includes('\n')) key += r.slice(r.indexOf('\n'));
+  return key;
 }
 
 function isInterpreter(exe: string): boolean {

@@ -151,7 +151,9 @@ export function insideProject(path: string, c: CmdView): boolean {
 
 /** The whole text a rule may look at: part text, unquoted words and redirections. */
 export function fullText(c: CmdView): string {
-  return [c.text, c.words.join(' '), ...c.part.redirects].join('\n');
+  let text = c.text + '\n' + c.words.join(' ');
+  for (const r of c.part.redirects) text += '\n' + r;
+  return text;
 }
 
 export function isPython(exe: string): boolean {

@@ -1,5 +1,6 @@
 // Finds the program that actually runs: skips `VAR=x` prefixes and wrappers (`env`, `nice`, `timeout 5`, `sudo -u x`,
 // `xargs -n1` …) with their options. Policy, classifier and pattern all use this one reading of a command.
+import { shortcuts } from './shortcuts.js';
 import { basename, isAssignment } from './words.js';
 
 interface WrapperSpec {
@@ -143,8 +144,41 @@ function splitLong(w: string): [string, string | undefined] {
   return eq < 0 ? [w, undefined] : [w.slice(0, eq), w.slice(eq + 1)];
 }
 
-/** Reads `VAR=x … wrapper [opts] … program args` and names the program that runs. */
+/**
+ * The last few readings, by the identity of the word list: parse, policy, classifier and pattern each ask about the
+ * same `part.words` of a line (ADR 0074). A list is read from memory only while it still holds the same words (a
+ * caller may reuse a buffer), and a new parse of the same line makes new lists, so nothing carries from one line to
+ * the next. A short ring compared by identity costs less than a WeakMap, whose upkeep showed in the collector.
+ */
+const RING = 16;
+const ringInput: (readonly string[] | undefined)[] = new Array<readonly string[] | undefined>(RING).fill(undefined);
+const ringSnapshot: (readonly string[] | undefined)[] = new Array<readonly string[] | undefined>(RING).fill(undefined);
+const ringResult: (ResolvedCommand | undefined)[] = new Array<ResolvedCommand | undefined>(RING).fill(undefined);
+let ringNext = 0;
+
+function sameWords(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Reads `VAR=x … wrapper [opts] … program args` and names the program that runs. Its result is shared: never change it. */
 export function resolveCommand(input: readonly string[]): ResolvedCommand {
+  if (!shortcuts.on) return readCommand(input);
+  for (let k = 0; k < RING; k++) {
+    if (ringInput[k] === input && sameWords(ringSnapshot[k]!, input)) return ringResult[k]!;
+  }
+  const result = readCommand(input);
+  const at = ringNext;
+  ringNext = (at + 1) % RING;
+  ringInput[at] = input;
+  // Its own copy of the words is the snapshot, unless `env -S` spliced them.
+  ringSnapshot[at] = sameWords(result.words, input) ? result.words : [...input];
+  ringResult[at] = result;
+  return result;
+}
+
+function readCommand(input: readonly string[]): ResolvedCommand {
   const words = [...input];
   const assignments: string[] = [];
   const wrappers: string[] = [];

@@ -5,6 +5,7 @@
 import { globRegex, tooIntricate } from '../glob.js';
 import { cwdReason, fileWordReason, type Places } from '../locations.js';
 import type { Part, WordShape } from '../types.js';
+import { shortcuts } from '../shortcuts.js';
 import { isAssignment } from '../words.js';
 import { type ArgsResult, checkValue, parseArgs } from './options.js';
 import { programRow, WRAPPERS } from './programs.js';
@@ -31,15 +32,35 @@ const SECRET_NAMES = [
 /** Folders that hold nothing but keys and credentials: any path through them is not safe to read unasked. */
 const SECRET_DIRS: ReadonlySet<string> = new Set(['.ssh', '.aws', '.gnupg', '.kube', '.docker', '.password-store', '.azure', '.vault-token', '.netrc', '.git-credentials']);
 
+/**
+ * Every folder of SECRET_DIRS is hidden (starts with `.`), so only a word that starts with `.` or holds `/.` can have
+ * one as a component; checked at load, so a later entry without a dot turns the shortcut off (ADR 0074).
+ */
+const SECRET_DIRS_HIDDEN = [...SECRET_DIRS].every((d) => d.startsWith('.'));
+const mayNameSecretDir = (word: string): boolean => !shortcuts.on || !SECRET_DIRS_HIDDEN || word.startsWith('.') || word.includes('/.');
+
 /** Why a word is not safe to hand to a reader: a glob over hidden or secret names, /proc internals, /dev/tcp. */
 export function wordReason(word: string, shape: WordShape): string | undefined {
+  // A word without `/` (most are: `-la`, `README.md`) is one component and matches neither path expression, which
+  // both need a `/` (ADR 0074).
+  if (shortcuts.on && !word.includes('/')) {
+    if (mayNameSecretDir(word) && SECRET_DIRS.has(word)) return 'reads inside a folder of keys or credentials';
+    return shape === 'glob' ? globReason([word]) : undefined;
+  }
   if (/\/dev\/(tcp|udp)\//.test(word)) return 'names a network connection (/dev/tcp, /dev/udp)';
   if (/(^|\/)proc\/[^/]*\/?(environ|mem|fd|cwd|root|map_files|auxv)?/.test(word) && (shape === 'glob' || /environ|\/mem\b|\/fd\b|\/cwd\b|\/root\b|map_files|auxv/.test(word))) {
     return "reads a process's environment or memory under /proc";
   }
-  const components = word.split('/');
-  if (components.some((c) => SECRET_DIRS.has(c))) return 'reads inside a folder of keys or credentials';
-  if (shape !== 'glob') return undefined;
+  if (mayNameSecretDir(word)) {
+    const components = word.split('/');
+    if (components.some((c) => SECRET_DIRS.has(c))) return 'reads inside a folder of keys or credentials';
+    return shape === 'glob' ? globReason(components) : undefined;
+  }
+  return shape === 'glob' ? globReason(word.split('/')) : undefined;
+}
+
+/** Why a glob's components may reach a hidden or secret name. */
+function globReason(components: readonly string[]): string | undefined {
   for (const component of components) {
     if (!/[*?[]/.test(component)) continue;
     if (component.startsWith('.')) return 'a glob over hidden files, which may reach keys and credentials';
@@ -66,12 +87,16 @@ function fileOperands(spec: ProgramSpec, parsed: ParsedArgs): FileWord[] {
   if (typeof files === 'function') return [...files(parsed)];
   const shapes = parsed.operandShapes ?? [];
   const skip = files !== undefined && !parsed.options.some((o) => files.skipFirstUnless.includes(o.name));
-  return parsed.operands.map((word, i) => ({ word, shape: shapes[i] ?? 'dynamic' })).slice(skip ? 1 : 0);
+  const out: FileWord[] = [];
+  for (let i = skip ? 1 : 0; i < parsed.operands.length; i++) out.push({ word: parsed.operands[i]!, shape: shapes[i] ?? 'dynamic' });
+  return out;
 }
 
 /** Option values that name files (kinds `path` and `inside`), at every level of a command with sub-commands. */
 function fileValues(levels: readonly ParsedArgs[]): FileWord[] {
-  return levels.flatMap((p) => p.options.flatMap((o) => (o.file !== undefined && o.value !== undefined ? [{ word: o.value, shape: o.file }] : [])));
+  const out: FileWord[] = [];
+  for (const p of levels) for (const o of p.options) if (o.file !== undefined && o.value !== undefined) out.push({ word: o.value, shape: o.file });
+  return out;
 }
 
 /**
@@ -101,7 +126,7 @@ function levelsOf(r: ArgsResult & { ok: true }): ParsedArgs[] {
 }
 
 /** Checks `words` (a program and its arguments, wrappers included) against the table. */
-function checkCommand(words: readonly string[], shapes: readonly WordShape[], env: TableEnv, depth: number): TableVerdict {
+function checkCommand(words: readonly string[], shapes: readonly WordShape[], env: TableEnv, at: Places, depth: number): TableVerdict {
   if (depth > 4) return no('too many wrappers');
   const program = words[0];
   if (program === undefined) return no('runs nothing wisp can name');
@@ -135,7 +160,7 @@ function checkCommand(words: readonly string[], shapes: readonly WordShape[], en
     }
     const rest = args.slice(i + leading);
     if (rest.length === 0) return no(`${name} without a command`);
-    return checkCommand(rest, argShapes.slice(i + leading), env, depth + 1);
+    return checkCommand(rest, argShapes.slice(i + leading), env, at, depth + 1);
   }
   if (name === 'command') {
     // `command -v NAME` / `-V`: only says what a name is.
@@ -148,7 +173,7 @@ function checkCommand(words: readonly string[], shapes: readonly WordShape[], en
   if (!result.ok) return no(result.reason);
   let leaf: ProgramSpec = spec;
   for (let r: ArgsResult = result; r.ok && r.sub !== undefined; r = r.sub.result) leaf = r.sub.spec;
-  const where = locationReason(leaf, levelsOf(result), places(env));
+  const where = locationReason(leaf, levelsOf(result), at);
   if (where !== undefined) return no(where);
   return SAFE;
 }
@@ -158,7 +183,8 @@ const places = (env: TableEnv): Places => ({ cwd: env.cwd, home: env.home, proje
 /** Whether `part` is safe by construction; when not, the first reason found. */
 export function readOnlyByTable(part: Part, env: TableEnv): TableVerdict {
   if (part.unparsed) return no('could not be parsed');
-  const outside = cwdReason(places(env));
+  const at = places(env);
+  const outside = cwdReason(at);
   if (outside !== undefined) return no(outside);
   if (part.dynamicName) return no('the program name is computed at run time');
   if (part.keyword === 'function' || part.shapes === undefined || part.shapes.length !== part.words.length) {
@@ -177,12 +203,12 @@ export function readOnlyByTable(part: Part, env: TableEnv): TableVerdict {
     if (bad !== undefined) return no(bad);
   }
   if (i < part.words.length && shapes[i] !== 'literal') return no('the program name is a glob');
-  const verdict = checkCommand(part.words.slice(i), shapes.slice(i), env, 0);
+  const verdict = checkCommand(i === 0 ? part.words : part.words.slice(i), i === 0 ? shapes : shapes.slice(i), env, at, 0);
   if (!verdict.safe) return verdict;
   // The shell expands a glob against the disk whatever the program makes of the names (`echo ~/.m2/*` lists a
   // folder): every glob is a read of the folders it can match (ADR 0063).
   for (let k = i; k < part.words.length; k++) {
-    const bad = shapes[k] === 'glob' ? fileWordReason(part.words[k]!, 'glob', places(env), false) : undefined;
+    const bad = shapes[k] === 'glob' ? fileWordReason(part.words[k]!, 'glob', at, false) : undefined;
     if (bad !== undefined) return no(bad);
   }
   return SAFE;
