@@ -1,6 +1,6 @@
 // The differential check of the simple-line reader (ADR 0052): generated lines of commands joined by `|`, `&&`, `||`
-// and `;`, with quoted words, blanks or none around the operators, and now and then a character from just outside
-// the subset. For each line the reader takes, the parse and the analysis must equal the tree-sitter-only ones.
+// and `;`, with quoted words, blanks or none around the operators, redirections of the reader's closed set and just
+// outside it (ADR 0075), and now and then a character from just outside the subset. For each line the reader takes, the parse and the analysis must equal the tree-sitter-only ones.
 // A few thousand lines in `npm test` (simple-lines.fuzz.test.ts), hundreds of thousands in test:stress.
 import { isDeepStrictEqual } from 'node:util';
 import { expect } from 'vitest';
@@ -44,12 +44,33 @@ const PROGRAMS = [
   'python3', 'su', 'script', 'command', 'exec', 'time', 'true', 'jq', 'cut', 'tr',
 ];
 
+/** Redirection operators: the reader's closed set (ADR 0075), and ones just outside it. */
+const REDIRECT_OPS = ['>', '>>', '<', '2>', '1>', '2>>', '0<', '>&2', '2>&1', '1>&2', '>&1'];
+const NEAR_REDIRECT_OPS = ['&>', '&>>', '>|', '<>', '<&0', '>&-', '2>&-', '<<', '<<<', '>& ', '10>', '2 >', '>(', '<('];
+const TARGETS = ['out.json', '/dev/null', 'log', 'in.txt', '"a b"', "'x'", '~/.profile', '*.txt', 'a=b', '=x', '2', '-', 'o2'];
+
+/** One redirection: mostly of the closed set, with or without a blank before its target. */
+function redirection(r: () => number): string {
+  if (r() < 0.15) return pick<string>(r, NEAR_REDIRECT_OPS) + (r() < 0.7 ? pick<string>(r, TARGETS) : '');
+  const op = pick<string>(r, REDIRECT_OPS);
+  if (op.includes('&')) return op;
+  return op + (r() < 0.5 ? blank(r) : '') + (r() < 0.8 ? pick<string>(r, TARGETS) : word(r));
+}
+
 function command(r: () => number): string {
   const n = 1 + Math.floor(r() * 5);
   const words: string[] = [];
   for (let i = 0; i < n; i++) {
     const first = r();
     words.push(i > 0 || first >= 0.9 ? word(r) : first < 0.6 ? pick<string>(r, PROGRAMS) : pick<string>(r, VOCABULARY));
+  }
+  // Now and then redirections: mostly after the words, sometimes between them (tree-sitter reads those otherwise).
+  if (r() < 0.3) {
+    const k = 1 + Math.floor(r() * 2);
+    for (let j = 0; j < k; j++) {
+      const at = r() < 0.85 ? words.length : 1 + Math.floor(r() * words.length);
+      words.splice(at, 0, redirection(r));
+    }
   }
   return words.map((w, i) => (i === 0 ? w : blank(r) + w)).join('');
 }

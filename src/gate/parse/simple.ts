@@ -2,32 +2,56 @@
 // commands of plain words and simple quotes joined by `|`, `&&`, `||` and `;` — that gives the parts tree-sitter's
 // walk gives, without tree-sitter (whose parse time grows faster than linearly with pipeline stages). It accepts a
 // small, closed subset and returns undefined for anything else, which then takes the tree-sitter path (fail closed):
-// no `$`, backticks, backslashes, redirections, parentheses, braces, brackets, `!`, `#`, `&` alone, newlines, control
-// or non-ASCII characters; program names of plain characters only, no reserved words or assignments. A differential
-// fuzz test (test/fuzz/simple-lines.fuzz.test.ts; many more lines in test:stress) keeps it equal to tree-sitter.
+// no `$`, backticks, backslashes, parentheses, braces, brackets, `!`, `#`, `&` alone, newlines, control or non-ASCII
+// characters; program names of plain characters only, no reserved words or assignments. Redirections only of a closed
+// set, after a command's words, where tree-sitter's reading of them is known (ADR 0075). A differential fuzz test
+// (test/fuzz/simple-lines.fuzz.test.ts; many more lines in test:stress) keeps it equal to tree-sitter.
 import type { WordShape } from '../types.js';
 import { NOT_PLAIN_NAME } from './plain.js';
 import { BOUNDED_LENGTH } from './runtime.js';
 
 export interface SimpleCommand {
-  /** Offsets of the command's text in the source (first word's start to last word's end). */
+  /**
+   * Offsets of the command's text in the source: first word's start to last word's end, or to the end of its own
+   * redirections.
+   */
   readonly start: number;
   readonly end: number;
   /** Word values after quote removal, and how each was written. */
   readonly words: readonly string[];
   readonly shapes: readonly WordShape[];
+  /** The texts of the command's own redirections (`2>&1`, `> out.json`), in order. */
+  readonly redirects: readonly string[];
 }
 
 export interface SimplePipeline {
   readonly start: number;
   readonly end: number;
   readonly commands: readonly SimpleCommand[];
+  /**
+   * Redirections tree-sitter gives to the whole `;`-separated statement this pipeline belongs to (those written after
+   * its last command when it has more than one: `a | b > out`, `a && b 2>&1`); every part of it inherits them.
+   */
+  readonly outer: readonly string[];
 }
 
 export interface SimpleLine {
   readonly pipelines: readonly SimplePipeline[];
   /** How many `&&`/`||` joined pipelines: tree-sitter makes a list node of each (they count as statements). */
   readonly listOperators: number;
+  /** How many statements carry outer redirections: each is a redirected statement of its own (counted too). */
+  readonly wrapped: number;
+}
+
+/** A command as read, before its statement decides whose its redirections are. */
+interface ReadCommand {
+  readonly start: number;
+  /** The end of its last word. */
+  readonly wordsEnd: number;
+  readonly words: string[];
+  readonly shapes: WordShape[];
+  /** Its redirections' offsets, each from the descriptor or operator to the target's end. */
+  readonly redirects: Array<{ start: number; end: number }>;
 }
 
 const enum Ch {
@@ -46,6 +70,8 @@ const enum Ch {
   Colon = 0x3a,
   Semicolon = 0x3b,
   Equals = 0x3d,
+  Less = 0x3c,
+  Greater = 0x3e,
   Question = 0x3f,
   At = 0x40,
   Underscore = 0x5f,
@@ -166,27 +192,84 @@ class Reader {
     return name;
   }
 
-  command(): SimpleCommand {
+  command(): ReadCommand {
     const start = this.i;
     const words: string[] = [this.name()];
     const shapes: WordShape[] = ['literal'];
+    const redirects: Array<{ start: number; end: number }> = [];
     let end = this.i;
+    let lastRaw = '';
     for (;;) {
       this.blanks();
       const c = this.at();
       if (c === -1 || c === Ch.Pipe || c === Ch.Amp || c === Ch.Semicolon) break;
-      if (this.i === end) throw NOT_SIMPLE; // words must be separated by blanks
+      if (this.i === end) throw NOT_SIMPLE; // words and redirections must be separated by blanks
+      if (this.redirectAhead()) {
+        // tree-sitter-bash drops a lone `-` word before a redirection with a descriptor (`a - 2>&1` has no `-`).
+        if (lastRaw === '-' && c !== Ch.Greater && c !== Ch.Less) throw NOT_SIMPLE;
+        redirects.push(this.redirect());
+        end = this.i;
+        continue;
+      }
+      // A word after a redirection: tree-sitter makes it a second target of the redirection (`> out arg`).
+      if (redirects.length > 0) throw NOT_SIMPLE;
       const w = this.word();
       words.push(w.value);
       shapes.push(w.shape);
+      lastRaw = this.src.slice(w.start, this.i);
       end = this.i;
     }
     this.i = end;
-    return { start, end, words, shapes };
+    const wordsEnd = redirects.length > 0 ? this.wordsEndBefore(redirects[0]!.start) : end;
+    return { start, wordsEnd, words, shapes, redirects };
   }
 
-  pipeline(): SimplePipeline {
-    const commands: SimpleCommand[] = [this.command()];
+  /** The end of the last word before `at` (blanks skipped back). */
+  private wordsEndBefore(at: number): number {
+    let e = at;
+    while (e > 0 && (this.src.charCodeAt(e - 1) === Ch.Space || this.src.charCodeAt(e - 1) === Ch.Tab)) e--;
+    return e;
+  }
+
+  /**
+   * Whether a redirection starts here: `>`, `<`, or one digit right before `>`. (tree-sitter-bash reads the digit of
+   * `0< in` as an argument word, so that is left to it: the word() that follows fails on `<`.)
+   */
+  private redirectAhead(): boolean {
+    const c = this.at();
+    if (c === Ch.Greater || c === Ch.Less) return true;
+    return c >= 0x30 && c <= 0x39 && this.at(1) === Ch.Greater;
+  }
+
+  /**
+   * One redirection of the closed set: an optional one-digit descriptor, then `>`, `>>` or `<` and a word (blanks
+   * between allowed), or `>&` and digits. Anything else (`<<`, `<<<`, `<&`, `<>`, `>|`, `>&-`, `>& file`, `&>`,
+   * `>(…)`) leaves the subset.
+   */
+  private redirect(): { start: number; end: number } {
+    const start = this.i;
+    if (this.at() !== Ch.Greater && this.at() !== Ch.Less) this.i++; // the descriptor
+    const op = this.at();
+    this.i++;
+    if (op === Ch.Greater && this.at() === Ch.Amp) {
+      this.i++;
+      const from = this.i;
+      while (this.at() >= 0x30 && this.at() <= 0x39) this.i++;
+      const next = this.at();
+      if (this.i === from || !(next === -1 || next === Ch.Space || next === Ch.Tab || next === Ch.Pipe || next === Ch.Amp || next === Ch.Semicolon)) {
+        throw NOT_SIMPLE;
+      }
+      return { start, end: this.i };
+    }
+    if (op === Ch.Greater && this.at() === Ch.Greater) this.i++;
+    else if (op === Ch.Less && (this.at() === Ch.Less || this.at() === Ch.Amp || this.at() === Ch.Greater)) throw NOT_SIMPLE;
+    this.blanks();
+    this.word(); // the target: a word of the subset (throws on anything else)
+    return { start, end: this.i };
+  }
+
+  pipeline(): ReadCommand[] {
+    const commands: ReadCommand[] = [this.command()];
     for (;;) {
       const save = this.i;
       this.blanks();
@@ -199,28 +282,37 @@ class Reader {
         break;
       }
     }
-    return { start: commands[0]!.start, end: commands[commands.length - 1]!.end, commands };
+    return commands;
   }
 
   line(): SimpleLine {
     const pipelines: SimplePipeline[] = [];
     let listOperators = 0;
+    let wrapped = 0;
+    // The pipelines of the current `;`-separated statement, as read.
+    let statement: ReadCommand[][] = [];
+    const endStatement = (): void => {
+      if (this.endStatement(statement, pipelines)) wrapped++;
+      statement = [];
+    };
     this.blanks();
     for (;;) {
-      pipelines.push(this.pipeline());
+      const commands = this.pipeline();
+      statement.push(commands);
       this.blanks();
       const c = this.at();
       if (c === -1) break;
       if (c === Ch.Semicolon) {
         this.i++;
         this.blanks();
+        endStatement();
         if (this.at() === -1) break; // a trailing `;` ends the line
         continue;
       }
       if ((c === Ch.Amp && this.at(1) === Ch.Amp) || (c === Ch.Pipe && this.at(1) === Ch.Pipe)) {
         // tree-sitter-bash reads `a | b | c && d` as `a | (b | c && d)`; the walk's parts follow that reading, so
         // such a line takes the tree-sitter path and keeps them (ADR 0052).
-        if (pipelines[pipelines.length - 1]!.commands.length >= 3) throw NOT_SIMPLE;
+        if (commands.length >= 3) throw NOT_SIMPLE;
         this.i += 2;
         listOperators++;
         this.blanks();
@@ -228,7 +320,40 @@ class Reader {
       }
       throw NOT_SIMPLE;
     }
-    return { pipelines, listOperators };
+    endStatement();
+    return { pipelines, listOperators, wrapped };
+  }
+
+  /**
+   * Settles whose redirections a statement's are, as tree-sitter-bash reads them (ADR 0075): a redirection after the
+   * statement's first command is that command's own (`a 2>&1 | b`, `a > o && b`); one after its last command, when
+   * it has more than one, applies to the whole statement (`a | b > o`: both parts get it). Redirections anywhere else,
+   * or on both the first and the last command, leave the subset. Returns whether the statement is wrapped.
+   */
+  private endStatement(statement: ReadCommand[][], out: SimplePipeline[]): boolean {
+    if (statement.length === 0) return false;
+    const all = statement.flat();
+    const last = all.length - 1;
+    let outer: string[] = [];
+    for (let k = 0; k < all.length; k++) {
+      if (all[k]!.redirects.length === 0 || k === 0) continue;
+      if (k !== last || all[0]!.redirects.length > 0) throw NOT_SIMPLE;
+      outer = all[k]!.redirects.map((r) => this.src.slice(r.start, r.end));
+    }
+    for (const read of statement) {
+      const commands: SimpleCommand[] = read.map((cmd) => {
+        const own = outer.length === 0 && cmd.redirects.length > 0;
+        return {
+          start: cmd.start,
+          end: own ? cmd.redirects[cmd.redirects.length - 1]!.end : cmd.wordsEnd,
+          words: cmd.words,
+          shapes: cmd.shapes,
+          redirects: own ? cmd.redirects.map((r) => this.src.slice(r.start, r.end)) : [],
+        };
+      });
+      out.push({ start: commands[0]!.start, end: commands[commands.length - 1]!.end, commands, outer });
+    }
+    return outer.length > 0;
   }
 }
 

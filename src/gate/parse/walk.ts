@@ -420,7 +420,7 @@ export function visitPlain(source: string, words: string[], ctx: Ctx, out: Part[
  */
 export function visitSimple(source: string, line: SimpleLine, ctx: Ctx, out: Part[], nested: ParseNested): void {
   const c = new Collector(source, true, nested);
-  for (let n = 0; n < line.listOperators; n++) countStatement();
+  for (let n = 0; n < line.listOperators + line.wrapped; n++) countStatement();
   for (const pl of line.pipelines) {
     const piped = pl.commands.length > 1;
     if (piped) countStatement();
@@ -433,7 +433,7 @@ export function visitSimple(source: string, line: SimpleLine, ctx: Ctx, out: Par
         text: source.slice(cmd.start, cmd.end),
         words: [...cmd.words],
         shapes: [...cmd.shapes],
-        redirects: [...ctx.redirects],
+        redirects: [...ctx.redirects, ...pl.outer, ...cmd.redirects],
         origin: ctx.origin,
         ...(ctx.keyword ? { keyword: ctx.keyword } : {}),
         ...(pipeline ? { pipeline: pipeline.text, pipeStage: pipeline.stage } : {}),
