@@ -43,16 +43,25 @@ export interface SimpleLine {
   readonly wrapped: number;
 }
 
-/** A command as read, before its statement decides whose its redirections are. */
+/** A command as read; its statement may yet give its redirections to the whole statement (`wordsEnd` is then its end). */
 interface ReadCommand {
   readonly start: number;
+  end: number;
+  readonly words: readonly string[];
+  readonly shapes: readonly WordShape[];
+  redirects: readonly string[];
   /** The end of its last word. */
   readonly wordsEnd: number;
-  readonly words: string[];
-  readonly shapes: WordShape[];
-  /** Its redirections' offsets, each from the descriptor or operator to the target's end. */
-  readonly redirects: Array<{ start: number; end: number }>;
 }
+
+interface ReadPipeline {
+  readonly start: number;
+  end: number;
+  readonly commands: ReadCommand[];
+  outer: readonly string[];
+}
+
+const NONE: readonly string[] = Object.freeze([]);
 
 const enum Ch {
   Tab = 0x09,
@@ -122,6 +131,8 @@ const NOT_SIMPLE = new NotSimple();
 
 class Reader {
   i = 0;
+  /** A command of the current statement has redirections (endStatement settles them). */
+  redirected = false;
   constructor(readonly src: string) {}
 
   blanks(): void {
@@ -196,7 +207,8 @@ class Reader {
     const start = this.i;
     const words: string[] = [this.name()];
     const shapes: WordShape[] = ['literal'];
-    const redirects: Array<{ start: number; end: number }> = [];
+    let redirects: string[] | undefined;
+    let firstRedirect = -1;
     let end = this.i;
     let lastRaw = '';
     for (;;) {
@@ -207,12 +219,18 @@ class Reader {
       if (this.redirectAhead()) {
         // tree-sitter-bash drops a lone `-` word before a redirection with a descriptor (`a - 2>&1` has no `-`).
         if (lastRaw === '-' && c !== Ch.Greater && c !== Ch.Less) throw NOT_SIMPLE;
-        redirects.push(this.redirect());
+        const from = this.i;
+        this.redirect();
+        if (redirects === undefined) {
+          redirects = [];
+          firstRedirect = from;
+        }
+        redirects.push(this.src.slice(from, this.i));
         end = this.i;
         continue;
       }
       // A word after a redirection: tree-sitter makes it a second target of the redirection (`> out arg`).
-      if (redirects.length > 0) throw NOT_SIMPLE;
+      if (redirects !== undefined) throw NOT_SIMPLE;
       const w = this.word();
       words.push(w.value);
       shapes.push(w.shape);
@@ -220,8 +238,9 @@ class Reader {
       end = this.i;
     }
     this.i = end;
-    const wordsEnd = redirects.length > 0 ? this.wordsEndBefore(redirects[0]!.start) : end;
-    return { start, wordsEnd, words, shapes, redirects };
+    if (redirects === undefined) return { start, end, words, shapes, redirects: NONE, wordsEnd: end };
+    this.redirected = true;
+    return { start, end, words, shapes, redirects, wordsEnd: this.wordsEndBefore(firstRedirect) };
   }
 
   /** The end of the last word before `at` (blanks skipped back). */
@@ -246,8 +265,7 @@ class Reader {
    * between allowed), or `>&` and digits. Anything else (`<<`, `<<<`, `<&`, `<>`, `>|`, `>&-`, `>& file`, `&>`,
    * `>(…)`) leaves the subset.
    */
-  private redirect(): { start: number; end: number } {
-    const start = this.i;
+  private redirect(): void {
     if (this.at() !== Ch.Greater && this.at() !== Ch.Less) this.i++; // the descriptor
     const op = this.at();
     this.i++;
@@ -259,16 +277,15 @@ class Reader {
       if (this.i === from || !(next === -1 || next === Ch.Space || next === Ch.Tab || next === Ch.Pipe || next === Ch.Amp || next === Ch.Semicolon)) {
         throw NOT_SIMPLE;
       }
-      return { start, end: this.i };
+      return;
     }
     if (op === Ch.Greater && this.at() === Ch.Greater) this.i++;
     else if (op === Ch.Less && (this.at() === Ch.Less || this.at() === Ch.Amp || this.at() === Ch.Greater)) throw NOT_SIMPLE;
     this.blanks();
     this.word(); // the target: a word of the subset (throws on anything else)
-    return { start, end: this.i };
   }
 
-  pipeline(): ReadCommand[] {
+  pipeline(): ReadPipeline {
     const commands: ReadCommand[] = [this.command()];
     for (;;) {
       const save = this.i;
@@ -282,37 +299,34 @@ class Reader {
         break;
       }
     }
-    return commands;
+    return { start: commands[0]!.start, end: commands[commands.length - 1]!.end, commands, outer: NONE };
   }
 
   line(): SimpleLine {
-    const pipelines: SimplePipeline[] = [];
+    const pipelines: ReadPipeline[] = [];
     let listOperators = 0;
     let wrapped = 0;
-    // The pipelines of the current `;`-separated statement, as read.
-    let statement: ReadCommand[][] = [];
-    const endStatement = (): void => {
-      if (this.endStatement(statement, pipelines)) wrapped++;
-      statement = [];
-    };
+    // Where the current `;`-separated statement's pipelines start.
+    let statement = 0;
     this.blanks();
     for (;;) {
-      const commands = this.pipeline();
-      statement.push(commands);
+      const pl = this.pipeline();
+      pipelines.push(pl);
       this.blanks();
       const c = this.at();
       if (c === -1) break;
       if (c === Ch.Semicolon) {
         this.i++;
         this.blanks();
-        endStatement();
+        if (this.endStatement(pipelines, statement)) wrapped++;
+        statement = pipelines.length;
         if (this.at() === -1) break; // a trailing `;` ends the line
         continue;
       }
       if ((c === Ch.Amp && this.at(1) === Ch.Amp) || (c === Ch.Pipe && this.at(1) === Ch.Pipe)) {
         // tree-sitter-bash reads `a | b | c && d` as `a | (b | c && d)`; the walk's parts follow that reading, so
         // such a line takes the tree-sitter path and keeps them (ADR 0052).
-        if (commands.length >= 3) throw NOT_SIMPLE;
+        if (pl.commands.length >= 3) throw NOT_SIMPLE;
         this.i += 2;
         listOperators++;
         this.blanks();
@@ -320,40 +334,36 @@ class Reader {
       }
       throw NOT_SIMPLE;
     }
-    endStatement();
+    if (this.endStatement(pipelines, statement)) wrapped++;
     return { pipelines, listOperators, wrapped };
   }
 
   /**
-   * Settles whose redirections a statement's are, as tree-sitter-bash reads them (ADR 0075): a redirection after the
-   * statement's first command is that command's own (`a 2>&1 | b`, `a > o && b`); one after its last command, when
-   * it has more than one, applies to the whole statement (`a | b > o`: both parts get it). Redirections anywhere else,
-   * or on both the first and the last command, leave the subset. Returns whether the statement is wrapped.
+   * Settles whose redirections a statement's (pipelines[from…]) are, as tree-sitter-bash reads them (ADR 0075): a
+   * redirection after the statement's first command is that command's own (`a 2>&1 | b`, `a > o && b`); one after
+   * its last command, when it has more than one, applies to the whole statement (`a | b > o`: both parts get it).
+   * Redirections anywhere else, or on both the first and the last command, leave the subset. Returns whether the
+   * statement is wrapped.
    */
-  private endStatement(statement: ReadCommand[][], out: SimplePipeline[]): boolean {
-    if (statement.length === 0) return false;
-    const all = statement.flat();
-    const last = all.length - 1;
-    let outer: string[] = [];
-    for (let k = 0; k < all.length; k++) {
-      if (all[k]!.redirects.length === 0 || k === 0) continue;
-      if (k !== last || all[0]!.redirects.length > 0) throw NOT_SIMPLE;
-      outer = all[k]!.redirects.map((r) => this.src.slice(r.start, r.end));
+  private endStatement(pipelines: ReadPipeline[], from: number): boolean {
+    if (!this.redirected) return false;
+    this.redirected = false;
+    const lastPipeline = pipelines[pipelines.length - 1]!;
+    const last = lastPipeline.commands[lastPipeline.commands.length - 1]!;
+    const first = pipelines[from]!.commands[0]!;
+    for (let p = from; p < pipelines.length; p++) {
+      for (const cmd of pipelines[p]!.commands) {
+        if (cmd.redirects.length > 0 && cmd !== first && (cmd !== last || first.redirects.length > 0)) throw NOT_SIMPLE;
+      }
     }
-    for (const read of statement) {
-      const commands: SimpleCommand[] = read.map((cmd) => {
-        const own = outer.length === 0 && cmd.redirects.length > 0;
-        return {
-          start: cmd.start,
-          end: own ? cmd.redirects[cmd.redirects.length - 1]!.end : cmd.wordsEnd,
-          words: cmd.words,
-          shapes: cmd.shapes,
-          redirects: own ? cmd.redirects.map((r) => this.src.slice(r.start, r.end)) : [],
-        };
-      });
-      out.push({ start: commands[0]!.start, end: commands[commands.length - 1]!.end, commands, outer });
-    }
-    return outer.length > 0;
+    if (last === first || last.redirects.length === 0) return false; // only the first command's own
+    // The last command's redirections go to the whole statement; its own text ends with its words.
+    const outer = last.redirects;
+    last.redirects = NONE;
+    last.end = last.wordsEnd;
+    lastPipeline.end = last.end;
+    for (let p = from; p < pipelines.length; p++) pipelines[p]!.outer = outer;
+    return true;
   }
 }
 
