@@ -88,6 +88,8 @@ const RISKY_ENV = { test: (name: string): boolean => RISKY_ENV_NAMES.has(name) |
 const HARMLESS_TARGET = /^(\/dev\/(null|stdout|stderr|tty|fd\/\d+)|&?\d+|&?-)$/;
 const DISK_TARGET = /^\/dev\/(sd[a-z]|nvme\d|r?disk\d|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d)/;
 const WISP_STATE = /(^|[\s'"=/])\.wisp(\/|\b)|\$\{?WISP_HOME\b/;
+/** WISP_STATE's alternatives need `.wisp` or `WISP_HOME` as written (it ignores no case): a text with neither skips it. */
+const mayTouchWispState = (text: string): boolean => !shortcuts.on || text.includes('.wisp') || text.includes('WISP_HOME');
 
 /** Operator rule patterns run on the linear-time engine (ADR 0017); null when unusable (cached there). */
 function ruleRegex(source: string): LinearRegex | null {
@@ -232,7 +234,7 @@ function rate(c: CmdView, table: TableVerdict, findings: Finding[]): boolean {
   if (c.exe !== '') assignmentFindings(c.r.assignments, findings);
 
   builtinAssignmentFindings(c, findings);
-  if (WISP_STATE.test(text) && !readOnly) findings.push(dangerous("touches wisp's own state (approvals, config, pending answers)"));
+  if (!readOnly && mayTouchWispState(text) && WISP_STATE.test(text)) findings.push(dangerous("touches wisp's own state (approvals, config, pending answers)"));
   if (readOnly && !c.part.unparsed) {
     if (/\$\(|`/.test(c.text)) findings.push(moderate('its arguments come from another command'));
     if (valueAsCode(c)) findings.push(moderate("evaluates a variable's value as code (arithmetic, a computed name), which runs any command hidden in it"));

@@ -107,18 +107,20 @@ function isInterpreter(exe: string): boolean {
 
 /** The remembered-answer key for a part whose program (after wrappers) is `executable`. */
 export function patternFor(part: Part, executable: string): string {
-  const exact = exactKey(part, executable);
-  if (part.unparsed || part.dynamicName || part.keyword) return exact;
+  // The exact key is built only when it is the answer: most parts get `<program> *` (ADR 0074).
+  const exact = (): string => exactKey(part, executable);
+  if (part.unparsed || part.dynamicName || part.keyword) return exact();
   const r = resolveCommand(part.words);
-  if (executable === '' || r.programWord === undefined) return exact;
+  if (executable === '' || r.programWord === undefined) return exact();
   // A multi-call program's applet may differ from the tool of that name: its key never covers the plain tool.
-  if (r.wrappers.some((w) => w === 'exec' || w === 'xargs' || w === 'watch' || PRIVILEGE_WRAPPERS.has(w) || MULTI_CALL.has(w))) return exact;
-  if (r.programWord.includes('/') || isWrapper(executable) || EXACT_PROGRAMS.has(executable)) return exact;
-  if (!/^[a-z0-9][a-z0-9_.+-]*$/.test(executable) || isInterpreter(executable)) return exact;
+  if (r.wrappers.some((w) => w === 'exec' || w === 'xargs' || w === 'watch' || PRIVILEGE_WRAPPERS.has(w) || MULTI_CALL.has(w))) return exact();
+  if (r.programWord.includes('/') || isWrapper(executable) || EXACT_PROGRAMS.has(executable)) return exact();
+  if (!/^[a-z0-9][a-z0-9_.+-]*$/.test(executable) || isInterpreter(executable)) return exact();
   // A command that embeds another one to run per file: the broader key would cover any embedded command.
-  if (executable === 'find' && r.args.some((a) => /^-(exec|execdir|ok|okdir)$/.test(a))) return exact;
-  if ((executable === 'fd' || executable === 'fdfind') && r.args.some((a) => /^(-x|-X|--exec|--exec-batch)$/.test(a))) return exact;
-  const valueOptions = MULTIPLEXERS[executable];
+  if (executable === 'find' && r.args.some((a) => /^-(exec|execdir|ok|okdir)$/.test(a))) return exact();
+  if ((executable === 'fd' || executable === 'fdfind') && r.args.some((a) => /^(-x|-X|--exec|--exec-batch)$/.test(a))) return exact();
+  // Own entries only: `constructor` is a program name too, and not a multiplexer.
+  const valueOptions = Object.prototype.hasOwnProperty.call(MULTIPLEXERS, executable) ? MULTIPLEXERS[executable] : undefined;
   if (valueOptions === undefined) return `${executable} *`;
   const verb = multiplexerVerb(executable, r.args, valueOptions);
   return verb === undefined ? `${executable} *` : `${executable} ${verb} *`;

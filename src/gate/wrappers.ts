@@ -56,10 +56,16 @@ const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
 };
 
 /** Wrapper names whose presence means the program is someone else: exact-text patterns are used for these. */
+/**
+ * The same rows by name. A `Map` finds a name the model wrote (a fresh string) by its hash; an object's keyed lookup
+ * first looks the string up among the engine's interned names, which showed in profiles (ADR 0074).
+ */
+const WRAPPER_ROWS: ReadonlyMap<string, WrapperSpec> = new Map(Object.entries(WRAPPERS));
+
 export const PRIVILEGE_WRAPPERS: ReadonlySet<string> = new Set(['sudo', 'doas', 'pkexec', 'run0']);
 
 export function isWrapper(name: string): boolean {
-  return Object.prototype.hasOwnProperty.call(WRAPPERS, name);
+  return WRAPPER_ROWS.has(name);
 }
 
 export interface ResolvedCommand {
@@ -165,7 +171,9 @@ function sameWords(a: readonly string[], b: readonly string[]): boolean {
 /** Reads `VAR=x … wrapper [opts] … program args` and names the program that runs. Its result is shared: never change it. */
 export function resolveCommand(input: readonly string[]): ResolvedCommand {
   if (!shortcuts.on) return readCommand(input);
-  for (let k = 0; k < RING; k++) {
+  // Newest first: the classifier asks about a list soon after the deny scan or its own view did.
+  for (let n = 1; n <= RING; n++) {
+    const k = (ringNext - n + RING) % RING;
     if (ringInput[k] === input && sameWords(ringSnapshot[k]!, input)) return ringResult[k]!;
   }
   const result = readCommand(input);
@@ -185,13 +193,17 @@ function readCommand(input: readonly string[]): ResolvedCommand {
   const layers: number[] = [];
   let i = 0;
   let allowAssignments = true;
+  // The lower-case basename of words[nameAt], kept for the executable.
+  let name = '';
+  let nameAt = -1;
   // Bounded: each round consumes at least one word.
   for (let guard = 0; guard <= words.length + 1; guard++) {
     while (allowAssignments && i < words.length && isAssignment(words[i]!)) assignments.push(words[i++]!);
     if (i >= words.length) break;
-    const name = basename(words[i]!).toLowerCase();
-    const spec = WRAPPERS[name];
-    if (spec === undefined || !Object.prototype.hasOwnProperty.call(WRAPPERS, name)) break;
+    name = basename(words[i]!).toLowerCase();
+    nameAt = i;
+    const spec = WRAPPER_ROWS.get(name);
+    if (spec === undefined) break;
     const at = i;
     const { next, stop } = skipOptions(name, spec, words, i + 1);
     if (stop || next >= words.length) {
@@ -220,7 +232,7 @@ function readCommand(input: readonly string[]): ResolvedCommand {
     wrappers,
     layers,
     programWord,
-    executable: basename(programWord).toLowerCase(),
+    executable: nameAt === i ? name : basename(programWord).toLowerCase(),
     args: words.slice(i + 1),
     words,
   };

@@ -99,6 +99,11 @@ describe('patternFor', () => {
   it('includes a heredoc body in an exact key', () => {
     expect(pattern('python3 <<EOF\nprint(1)\nEOF')).toBe('python3 <<EOF\nprint(1)\nEOF');
   });
+
+  it('a program named like an object property is no multiplexer (it made the key throw)', () => {
+    expect(pattern('constructor -x')).toBe('constructor *');
+    expect(pattern('constructor status')).toBe('constructor *');
+  });
 });
 
 describe('dangerous parts are keyed by exact text', () => {
