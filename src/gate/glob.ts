@@ -1,5 +1,6 @@
 // One component of a shell glob (`*.ts`, `g?`, `[ab]*`) as a regular expression, and the limits that keep matching
 // it fast: the gate matches globs against fixed lists of names (secret names, locations), never against a disk.
+import { shortcuts } from './shortcuts.js';
 
 /** Whether a word (or one component of it) holds a wildcard the shell expands. */
 export function hasWildcard(text: string): boolean {
@@ -46,5 +47,48 @@ export function globRegex(glob: string): RegExp {
 export function componentMatches(g: string, name: string): boolean {
   if (!hasWildcard(g)) return g === name;
   if (name.startsWith('.') && !/^[.\\[]/.test(g)) return false;
-  return globRegex(g).test(name);
+  return globMatcher(g)(name);
+}
+
+/**
+ * `globRegex(glob).test`, without compiling an expression when the glob holds no class, no escape and no `/` (`*.ts`,
+ * `a?c`): then it is literal characters, `*` (any run without `/`) and `?` (one character but `/`), so a name with a
+ * `/` never matches, and any other is matched by the usual scan that goes back only to the last `*` (linear in the
+ * name times the glob). Compiling an expression per glob and name was most of what a glob word cost the gate
+ * (ADR 0074); a test compares both ways.
+ */
+export function globMatcher(glob: string): (name: string) => boolean {
+  if (!shortcuts.on || glob.includes('[') || glob.includes('\\') || glob.includes('/')) {
+    const re = globRegex(glob);
+    return (name) => re.test(name);
+  }
+  return (name) => !name.includes('/') && simpleGlobMatches(glob, name);
+}
+
+/** `*` and `?` against a name, code unit by code unit (as an expression without the `u` flag reads them). */
+function simpleGlobMatches(glob: string, name: string): boolean {
+  let g = 0;
+  let n = 0;
+  let star = -1; // the glob index after the last `*` seen
+  let from = 0; // where in the name that `*` started matching
+  while (n < name.length) {
+    const gc = g < glob.length ? glob.charCodeAt(g) : -1;
+    if (gc === 42) {
+      // `*`: match nothing for now.
+      star = ++g;
+      from = n;
+    } else if (gc === 63 || (gc !== -1 && gc === name.charCodeAt(n))) {
+      // `?` or the same character.
+      g++;
+      n++;
+    } else if (star >= 0) {
+      // Let the last `*` take one more character and try again after it.
+      g = star;
+      n = ++from;
+    } else {
+      return false;
+    }
+  }
+  while (g < glob.length && glob.charCodeAt(g) === 42) g++;
+  return g === glob.length;
 }

@@ -4,7 +4,7 @@
 // Pure: it compares strings and never looks at the disk (a link inside the project is the containment's business).
 import { posix } from 'node:path';
 import { SECRET_NAME_EXAMPLES, isSecretFileName, isSecretPath } from '../sandbox/secrets.js';
-import { componentMatches, hasWildcard, tooIntricate } from './glob.js';
+import { componentMatches, globMatcher, hasWildcard, tooIntricate } from './glob.js';
 import { shortcuts } from './shortcuts.js';
 import type { WordShape } from './types.js';
 
@@ -266,7 +266,10 @@ function secretGlob(component: string): string | undefined {
   // `*.json` is any JSON file, not credentials.json: an ending matters only when the ending itself marks a secret.
   const ending = /^\*{1,2}(\.[A-Za-z0-9]+)$/.exec(component);
   if (ending) return isSecretFileName(`x${ending[1]!}`) ? `x${ending[1]!}` : undefined;
-  return SECRET_NAME_EXAMPLES.find((name) => componentMatches(component, name));
+  // componentMatches for each name, the glob read once.
+  const matches = globMatcher(component);
+  const hidden = /^[.\\[]/.test(component);
+  return SECRET_NAME_EXAMPLES.find((name) => (hidden || !name.startsWith('.')) && matches(name));
 }
 
 /**

@@ -7,6 +7,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeLine } from '../../src/gate/analyze.js';
 import { classifyPart } from '../../src/gate/classify.js';
 import { defaultConfig } from '../../src/config/schema.js';
+import { globMatcher } from '../../src/gate/glob.js';
 import { type Places, fileWordReason } from '../../src/gate/locations.js';
 import { initParser, parseLine } from '../../src/gate/parse.js';
 import { shortcuts } from '../../src/gate/shortcuts.js';
@@ -94,6 +95,27 @@ describe('the shortcuts say what the full way says', () => {
       for (const shape of ['literal', 'glob'] as WordShape[]) {
         const [fast, full] = bothWays(() => wordReason(word, shape) ?? null);
         if (fast !== full) differences.push(`wordReason ${word} ${shape}: ${fast} vs ${full}`);
+      }
+    }
+    expect(differences.slice(0, 10)).toEqual([]);
+  });
+});
+
+describe('a glob matched without compiling an expression', () => {
+  it('matches exactly the names its expression matches (generated globs and names)', () => {
+    const r = prng(7474);
+    const globPieces = ['*', '*', '?', 'a', 'b', '.', 'x', '-', '/', 'é', '\ud83d\ude00', 'env', 'id_', '[ab]', '\\*', '**'];
+    const namePieces = ['a', 'b', '.', 'x', '-', '/', 'é', '\ud83d\ude00', 'env', 'id_', 'rsa', '*', '?', ''];
+    const pick = (xs: readonly string[]): string => xs[Math.floor(r() * xs.length)]!;
+    const differences: string[] = [];
+    for (let i = 0; i < 3000; i++) {
+      let glob = '';
+      for (let k = Math.floor(r() * 6); k >= 0; k--) glob += pick(globPieces);
+      for (let j = 0; j < 20; j++) {
+        let name = '';
+        for (let k = Math.floor(r() * 7); k >= 0; k--) name += pick(namePieces);
+        const [fast, full] = bothWays(() => globMatcher(glob)(name));
+        if (fast !== full) differences.push(`${glob} ~ ${name}: ${fast} vs ${full}`);
       }
     }
     expect(differences.slice(0, 10)).toEqual([]);

@@ -2,7 +2,7 @@
 // command of literal words, with no redirection but to or from /dev/null and between descriptors, whose program has
 // a row in the read-only table and whose every option that row lists. This module answers that question and
 // nothing else; the rule families may still raise the level of a part it calls safe.
-import { globRegex, tooIntricate } from '../glob.js';
+import { globMatcher, tooIntricate } from '../glob.js';
 import { cwdReason, fileWordReason, type Places } from '../locations.js';
 import type { Part, WordShape } from '../types.js';
 import { shortcuts } from '../shortcuts.js';
@@ -66,9 +66,9 @@ function globReason(components: readonly string[]): string | undefined {
     if (component.startsWith('.')) return 'a glob over hidden files, which may reach keys and credentials';
     // A backtracking match of many wildcards can take exponential time: such a glob is simply not safe.
     if (tooIntricate(component)) return 'a glob too intricate to check for secret names';
-    const re = globRegex(component);
+    const matches = globMatcher(component);
     // Wildcards never match a leading dot, so only a component that starts with one can reach hidden names.
-    const hit = SECRET_NAMES.find((n) => !n.startsWith('.') && re.test(n));
+    const hit = SECRET_NAMES.find((n) => !n.startsWith('.') && matches(n));
     if (hit !== undefined && !/^\*{1,2}(\.[A-Za-z0-9]+)?$/.test(component)) return `a glob that can match ${hit}`;
   }
   return undefined;
