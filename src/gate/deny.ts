@@ -10,6 +10,7 @@ import type { Part } from './types.js';
 import { basename, dropExpansions, isAssignment, roughSegments, stripEnclosingQuotes, trimTrailingSlashes } from './words.js';
 import { MULTI_CALL, SHELLS as SHELL_PROGRAMS } from '../core/shells.js';
 import { isWrapper, resolveCommand } from './wrappers.js';
+import { mayHoldName } from './name-tokens.js';
 
 export interface DenyEntry {
   /** Stable name, used in `policyRule`, the audit log and the docs. */
@@ -101,6 +102,12 @@ const MAX_BRACE_EXPANSIONS = 16;
 // ---------------------------------------------------------------------------------------------------------------
 // Reading commands generously.
 
+/** How many nested texts the scan has left unparsed (ADR 0073): the differential test checks it took that path. */
+let unparsedTexts = 0;
+export function textsLeftUnparsed(): number {
+  return unparsedTexts;
+}
+
 /** Off while a test scans a line with `everyCommand`: every shortcut of ADR 0073 is then skipped. */
 let shortcuts = true;
 
@@ -157,9 +164,23 @@ function isOption(w: string): boolean {
 /** What one line's deny scan has spent, and the texts it has parsed (each once per line). */
 interface ScanBudget {
   work: number;
+  /**
+   * The most work the nested texts left unparsed (`skipTexts`) could have cost: the line is scanned again parsing
+   * them when it and `work` together could pass MAX_DENY_WORK, so the bound refuses the lines it refused (ADR 0073).
+   */
+  deferred: number;
+  /** Whether a nested text that can hold no name of interest is left unparsed (ADR 0073). */
+  readonly skipTexts: boolean;
+  /** Whether the line may fetch (lineMayFetch), found when first needed. */
+  mayFetch: boolean | undefined;
+  readonly line: string;
+  readonly parts: readonly Part[];
   readonly parsed: Map<string, readonly Part[]>;
-  /** A parsed part's word list (joined by NUL) and the work its whole scan cost: the line's rough reading skips it. */
-  readonly scanned: Map<string, number>;
+  /**
+   * A parsed part's word list (joined by NUL) and the work its whole scan cost (and the bound of what it left
+   * unparsed): the line's rough reading skips it.
+   */
+  readonly scanned: Map<string, { readonly work: number; readonly deferred: number }>;
 }
 
 /**
@@ -175,15 +196,17 @@ function commandsOf(part: Part, budget: ScanBudget, lineReading: boolean, out: C
     // One list, scanned from an empty `seen`: what a rough reading of the same words would find, or more.
     const key = part.words.join('\u0000');
     const before = budget.work;
+    const deferredBefore = budget.deferred;
     scan.visit(part.words, 0, key);
-    if (!budget.scanned.has(key)) budget.scanned.set(key, budget.work - before);
+    if (!budget.scanned.has(key)) budget.scanned.set(key, { work: budget.work - before, deferred: budget.deferred - deferredBefore });
     return;
   }
   for (const words of roughSegments(part.text)) {
     const key = words.join('\u0000');
     const cost = lineReading && !scan.seen.has(key) ? budget.scanned.get(key) : undefined;
     if (cost !== undefined) {
-      scan.charge(cost);
+      scan.charge(cost.work);
+      budget.deferred += cost.deferred;
       scan.seen.add(key);
     } else scan.visit(words, 0, key);
   }
@@ -268,6 +291,13 @@ class PartScan {
       // A text is parsed once per line however often the scan reaches it (the part's words, the rough line), and as
       // written: such texts are often not shell at all (`node -e 'js'`), and tree-sitter's error recovery on them
       // is the slow case (ADR 0052).
+      if (this.budget.skipTexts && this.part.dynamicName !== true && !mayHoldName(source, isPiece) && !lineMayFetch(this.budget)) {
+        // No name taken from this text could make an entry apply, peel a wrapper or launch more (ADR 0073): its
+        // commands would only be shown to no entry. What scanning them could have cost is kept as a bound.
+        this.budget.deferred += 2 * (source.length + 2) ** 2;
+        unparsedTexts++;
+        return;
+      }
       let parts = this.budget.parsed.get(source);
       if (parts === undefined) {
         parts = parsedAsWritten(() => parseLine(source).parts);
@@ -483,11 +513,13 @@ function readsProgramFromInput(c: Cmd): boolean {
   return false;
 }
 
+const NET_REDIRECT = /\/dev\/(tcp|udp)\//;
+
 /** Parts that fetch: a fetcher program among their commands, or a /dev/tcp|udp redirect. One pass over each list. */
 function fetcherParts(parts: readonly Part[], cmds: readonly Cmd[]): Part[] {
   const byCommand = new Set<Part>();
   for (const c of cmds) if (has(c, FETCHERS)) byCommand.add(c.part);
-  return parts.filter((p) => byCommand.has(p) || p.redirects.some((r) => /\/dev\/(tcp|udp)\//.test(r)));
+  return parts.filter((p) => byCommand.has(p) || p.redirects.some((r) => NET_REDIRECT.test(r)));
 }
 
 const downloadAndRun: Entry = {
@@ -591,6 +623,39 @@ const ENTRY_NAMES: ReadonlySet<string> = new Set([
 const WISP_NAME = /^wisp[-_]?(cli|agent|harness)?$/;
 const ANSWERING_SUBCOMMANDS: ReadonlySet<string> = new Set(WISP_SUB_ANSWER.map(([sub]) => sub));
 
+/** The first run of letters, digits and `_` of every name an entry, a launcher or a wrapper looks for. */
+const PIECES: ReadonlySet<string> = new Set([...ENTRY_NAMES, ...LAUNCHERS].map(firstPiece).filter((p) => p !== ''));
+const FETCHER_PIECES: ReadonlySet<string> = new Set([...FETCHERS].map(firstPiece).filter((p) => p !== ''));
+
+function firstPiece(name: string): string {
+  return /^[a-z0-9_]*/.exec(name)![0];
+}
+
+/**
+ * Whether a run of letters, digits and `_` could be the start of a name that makes an entry apply or the scan go
+ * further (wrappers peeled, launchers' operands read): for `mayHoldName`, which tries every run a name could start with.
+ * The names not starting with such a run are `!`, `{`, `}` (mayHoldName answers yes for a text with them) and `.`.
+ * Interpreters (`python`, `.`, `r` …) are not here: an entry looks at them only as what runs a download, so a text
+ * is left unparsed only on a line that cannot fetch (no fetcher's name can be read in it, no `/dev/tcp` redirect).
+ */
+function isPiece(piece: string): boolean {
+  return PIECES.has(piece) || isWrapper(piece) || FORMATTERS.test(piece) || WISP_NAME.test(piece);
+}
+
+function isFetcherPiece(piece: string): boolean {
+  return FETCHER_PIECES.has(piece);
+}
+
+/**
+ * Whether the line may fetch: a part redirects to `/dev/tcp|udp`, or a fetcher's name could be read in the line
+ * (every command the scan finds has its words from the line's text). Where it cannot, no entry looks at an
+ * interpreter's name (download-and-run needs a fetching part first).
+ */
+function lineMayFetch(budget: ScanBudget): boolean {
+  budget.mayFetch ??= budget.parts.some((p) => p.redirects.some((r) => NET_REDIRECT.test(r))) || mayHoldName(budget.line, isFetcherPiece);
+  return budget.mayFetch;
+}
+
 /** Whether any entry could apply to `c` (see ENTRY_NAMES). */
 function mayMatter(c: Cmd): boolean {
   if (c.part.dynamicName === true) return true;
@@ -633,10 +698,16 @@ function scanLine(line: string, parts: readonly Part[], opts: DenyScanOptions): 
       const text = line.replace(/["'`]/g, '');
       all.push({ text, words: [], redirects: [], origin: 'unparsed', unparsed: true });
     }
-    const budget: ScanBudget = { work: 0, parsed: new Map(), scanned: new Map() };
+    let budget: ScanBudget = { work: 0, deferred: 0, skipTexts: shortcuts, mayFetch: undefined, line, parts, parsed: new Map(), scanned: new Map() };
     // `rescanLine`: scan the rough reading whole (the test comparing both readings).
-    const cmds: Cmd[] = [];
+    let cmds: Cmd[] = [];
     for (let i = 0; i < all.length; i++) commandsOf(all[i]!, budget, i >= parts.length && opts.rescanLine !== true, cmds);
+    if (budget.work + budget.deferred > MAX_DENY_WORK) {
+      // The texts left unparsed might have reached the work bound: scan again, parsing them.
+      budget = { work: 0, deferred: 0, skipTexts: false, mayFetch: undefined, line, parts, parsed: new Map(), scanned: new Map() };
+      cmds = [];
+      for (let i = 0; i < all.length; i++) commandsOf(all[i]!, budget, i >= parts.length && opts.rescanLine !== true, cmds);
+    }
     const view: LineView = { line, parts: all, cmds: shortcuts ? cmds.filter(mayMatter) : cmds };
     if (view.cmds.length === 0 && shortcuts) {
       // No command any entry looks at: only disk-write's redirect check can apply (every other check is on a command).
