@@ -165,7 +165,6 @@ export function requote(word: string): string {
   return "'" + word.replace(/'/g, `'\\''`) + "'";
 }
 
-const OPERATOR_CHARS = new Set([';', '&', '|', '(', ')', '\n', '`']);
 /** What roughSegments' loop reads as more than a word character or a space/tab break. */
 const ROUGH_SPECIAL = /[\\'"$;&|()`]|[^\S \t]/;
 const BLANKS = /[ \t]+/;
@@ -201,46 +200,74 @@ export function roughSegmentsByLoop(text: string): string[][] {
     if (words.length > 0) segments.push(words);
     words = [];
   };
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (c === '\\') {
-      if (i + 1 < text.length) {
-        if (text[i + 1] !== '\n') {
-          word += text[i + 1];
-          inWord = true;
-        }
-        i++;
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 0x5c) {
+      // `\x` is `x`; `\` newline is nothing; a final `\` is dropped.
+      if (i + 1 < n && text.charCodeAt(i + 1) !== 0x0a) {
+        word += text[i + 1];
+        inWord = true;
       }
-    } else if (c === "'") {
+      i += 2;
+    } else if (c === 0x27) {
       const end = text.indexOf("'", i + 1);
       word += end < 0 ? text.slice(i + 1) : text.slice(i + 1, end);
       inWord = true;
-      i = end < 0 ? text.length : end;
-    } else if (c === '"') {
+      i = end < 0 ? n : end + 1;
+    } else if (c === 0x22) {
+      // Inside double quotes a backslash takes the next character whatever it is (rough, generous).
       let j = i + 1;
-      while (j < text.length && text[j] !== '"') {
-        if (text[j] === '\\' && j + 1 < text.length) {
-          word += text[j + 1];
+      let from = j;
+      while (j < n) {
+        const d = text.charCodeAt(j);
+        if (d === 0x22) break;
+        if (d === 0x5c && j + 1 < n) {
+          word += text.slice(from, j) + text[j + 1];
           j += 2;
-        } else {
-          word += text[j];
-          j++;
-        }
+          from = j;
+        } else j++;
       }
+      word += text.slice(from, j);
       inWord = true;
-      i = j;
-    } else if (c === '$' && text[i + 1] === '(') {
+      i = j + 1;
+    } else if (c === 0x24 && text.charCodeAt(i + 1) === 0x28) {
+      endSegment();
+      i += 2;
+    } else if (isOperatorCode(c)) {
       endSegment();
       i++;
-    } else if (OPERATOR_CHARS.has(c)) {
-      endSegment();
-    } else if (/\s/.test(c)) {
+    } else if (isBlankAt(text, i, c)) {
       endWord();
+      i++;
     } else {
-      word += c;
+      // A run of ordinary characters joins the word at once.
+      let j = i + 1;
+      while (j < n && isOrdinaryAt(text, j)) j++;
+      word += text.slice(i, j);
       inWord = true;
+      i = j;
     }
   }
   endSegment();
   return segments;
+}
+
+/** `; & | ( )` newline and backtick: where a rough command ends. */
+function isOperatorCode(c: number): boolean {
+  return c === 0x3b || c === 0x26 || c === 0x7c || c === 0x28 || c === 0x29 || c === 0x0a || c === 0x60;
+}
+
+/** What `/\s/` matches, for the character at `i` (its code `c`). */
+function isBlankAt(text: string, i: number, c: number): boolean {
+  if (c < 0x80) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  return /\s/.test(text[i]!);
+}
+
+/** A character the loop adds to the word as it is: not a quote, backslash, `$`, operator or blank. */
+function isOrdinaryAt(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  if (c === 0x5c || c === 0x27 || c === 0x22 || c === 0x24 || isOperatorCode(c)) return false;
+  return !isBlankAt(text, i, c);
 }
