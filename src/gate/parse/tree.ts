@@ -87,6 +87,17 @@ export class SyntaxNode {
 }
 
 /**
+ * Named-ness by type id, for the cursor reading: a property of the (public, alias-resolved) symbol the type id is,
+ * so it is read once per id (test/gate/parse-tree.test.ts compares it with every node's own).
+ */
+const cursorNamed: boolean[] = [];
+
+/** Type names and named-ness by type id: both are properties of the (public, alias-resolved) symbol. */
+const typeNames: string[] = [];
+const typeNamed: boolean[] = [];
+const MAX_CACHED_ID = 4096;
+
+/**
  * Reads the whole tree into SyntaxNodes. A tree without errors is read with the runtime's own cursor functions (a
  * handful of wasm calls per node, no JS objects from web-tree-sitter); a tree with an ERROR or MISSING node somewhere,
  * or a runtime whose functions could not be reached, through web-tree-sitter's Node API, which also gives each
@@ -141,9 +152,14 @@ function readByCursor(fns: CursorBinding, t: number, types: readonly string[], f
     if (fns._ts_tree_cursor_goto_first_child_wasm(t) !== 1) return root;
     let parent = root;
     for (;;) {
-      const named = fns._ts_tree_cursor_current_node_is_named_wasm(t) === 1;
+      const id = fns._ts_tree_cursor_current_node_type_id_wasm(t);
+      let named = cursorNamed[id];
+      if (named === undefined) {
+        named = fns._ts_tree_cursor_current_node_is_named_wasm(t) === 1;
+        if (id < MAX_CACHED_ID) cursorNamed[id] = named;
+      }
       const node = new SyntaxNode(
-        types[fns._ts_tree_cursor_current_node_type_id_wasm(t)] || 'ERROR',
+        types[id] || 'ERROR',
         named,
         fns._ts_tree_cursor_start_index_wasm(t),
         fns._ts_tree_cursor_end_index_wasm(t),
@@ -171,11 +187,6 @@ function readByCursor(fns: CursorBinding, t: number, types: readonly string[], f
     fns._ts_tree_cursor_delete_wasm(t);
   }
 }
-
-/** Type names and named-ness by type id: both are properties of the (public, alias-resolved) symbol. */
-const typeNames: string[] = [];
-const typeNamed: boolean[] = [];
-const MAX_CACHED_ID = 4096;
 
 /**
  * The Node API's reading: one `children` call per node (which also gives each child's start), then its type id and
