@@ -371,7 +371,7 @@ function visitCommand(c: Collector, cmd: SyntaxNode, ctx: Ctx, outerRedirects: r
   }
   let dynamicName = false;
   // Every dynamic node type starts with `$`, a backtick, `<(` or `>(`: a name without them needs no walk.
-  if (nameNode && mayExpand(c.slice(nameNode))) dynamicName = hasDescendantOf(nameNode, DYNAMIC_TYPES);
+  if (nameNode && mayExpand(c.src, nameNode.startIndex, nameNode.endIndex)) dynamicName = hasDescendantOf(nameNode, DYNAMIC_TYPES);
 
   const pipelineText =
     ctx.pipeline?.text ??
@@ -453,7 +453,7 @@ export function heredocQuoted(c: Collector, r: SyntaxNode): boolean {
 function emitSubstitutions(c: Collector, node: SyntaxNode, ctx: Ctx): void {
   // A node's range covers its descendants, so text without `$(`, a backtick, `<(` or `>(` holds no substitution:
   // skip the walk.
-  if (!maySubstitute(c.slice(node))) return;
+  if (!maySubstitute(c.src, node.startIndex, node.endIndex)) return;
   if (node.type === 'command_substitution') {
     visitBlock(c, node, { ...ctx, origin: 'substitution', keyword: undefined, redirects: [], pipeline: undefined });
     return;
@@ -476,14 +476,20 @@ function isNestedStatementHolder(n: SyntaxNode): boolean {
   return isStatementType(n.type) && n.parent?.type === 'heredoc_redirect';
 }
 
-/** Whether text could contain a command or process substitution (`$(…)`, `` `…` ``, `<(…)`, `>(…)`). */
-function maySubstitute(text: string): boolean {
-  return text.includes('$(') || text.includes('`') || text.includes('<(') || text.includes('>(');
+/** Whether src[start, end) holds `needle` (without slicing it out). */
+function holds(src: string, needle: string, start: number, end: number): boolean {
+  const at = src.indexOf(needle, start);
+  return at >= 0 && at + needle.length <= end;
 }
 
-/** Whether text could contain an expansion or substitution (anything in DYNAMIC_TYPES). */
-function mayExpand(text: string): boolean {
-  return text.includes('$') || text.includes('`') || text.includes('<(') || text.includes('>(');
+/** Whether src[start, end) could contain a command or process substitution (`$(…)`, `` `…` ``, `<(…)`, `>(…)`). */
+function maySubstitute(src: string, start: number, end: number): boolean {
+  return holds(src, '$(', start, end) || holds(src, '`', start, end) || holds(src, '<(', start, end) || holds(src, '>(', start, end);
+}
+
+/** Whether src[start, end) could contain an expansion or substitution (anything in DYNAMIC_TYPES). */
+function mayExpand(src: string, start: number, end: number): boolean {
+  return holds(src, '$', start, end) || holds(src, '`', start, end) || holds(src, '<(', start, end) || holds(src, '>(', start, end);
 }
 
 function hasDescendantOf(node: SyntaxNode, types: ReadonlySet<string>): boolean {
