@@ -246,7 +246,7 @@ class PartScan {
     let program: readonly string[] = [];
     let programNames: ReadonlySet<string> = NO_NAMES;
     for (const at of starts) {
-      const rest = all.slice(at);
+      const rest = at === 0 ? all : all.slice(at);
       if (rest.length === 0) continue;
       this.charge(rest.length);
       const names = nameCandidates(rest[0]!);
