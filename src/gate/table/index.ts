@@ -8,7 +8,7 @@ import type { Part, WordShape } from '../types.js';
 import { shortcuts } from '../shortcuts.js';
 import { isAssignment } from '../words.js';
 import { type ArgsResult, checkValue, parseArgs } from './options.js';
-import { programRow, WRAPPERS } from './programs.js';
+import { programRow, WRAPPER_ROWS } from './programs.js';
 import type { FileWord, ParsedArgs, ProgramSpec, TableEnv } from './spec.js';
 
 export type TableVerdict = { readonly safe: true } | { readonly safe: false; readonly reason: string };
@@ -135,7 +135,7 @@ function checkCommand(words: readonly string[], shapes: readonly WordShape[], en
   const args = words.slice(1);
   const argShapes = shapes.slice(1);
 
-  const wrapper = Object.prototype.hasOwnProperty.call(WRAPPERS, name) ? WRAPPERS[name] : undefined;
+  const wrapper = WRAPPER_ROWS.get(name);
   if (wrapper !== undefined && !(name === 'command' && /^-[vV]$/.test(args[0] ?? ''))) {
     // The wrapper's own options end at its first operand; `leading` operands (timeout's duration) come next.
     let i = 0;

@@ -38,10 +38,27 @@ function leadingGlob(word: string): boolean {
   return c === '*' || c === '?' || c === '[';
 }
 
+/**
+ * A row's own entry for `key`. Each record (a row's long options, its sub-commands) is read into a Map on first use:
+ * the key is a word the model wrote, a fresh string, which a Map finds by its hash, while an object's keyed lookup
+ * first looks it up among the engine's interned names (ADR 0074). Own entries only, as `hasOwnProperty` gave.
+ */
+const recordMaps = new WeakMap<object, ReadonlyMap<string, unknown>>();
+function own<V>(record: Readonly<Record<string, V>> | undefined, key: string): V | undefined {
+  if (record === undefined) return undefined;
+  let map = recordMaps.get(record) as ReadonlyMap<string, V> | undefined;
+  if (map === undefined) {
+    map = new Map(Object.entries(record));
+    recordMaps.set(record, map);
+  }
+  return map.get(key);
+}
+
 function resolveLong(spec: ProgramSpec, name: string): { name: string; kind: ValueKind | null; optional: boolean } | undefined {
-  const has = (o: object | undefined, k: string) => o !== undefined && Object.prototype.hasOwnProperty.call(o, k);
-  if (has(spec.long, name)) return { name, kind: spec.long![name]!, optional: false };
-  if (has(spec.optionalLong, name)) return { name, kind: spec.optionalLong![name]!, optional: true };
+  const long = own(spec.long, name);
+  if (long !== undefined) return { name, kind: long, optional: false };
+  const optional = own(spec.optionalLong, name);
+  if (optional !== undefined) return { name, kind: optional, optional: true };
   if (!spec.abbreviations || name.length < 3) return undefined;
   const all = [...Object.keys(spec.long ?? {}), ...Object.keys(spec.optionalLong ?? {})];
   const matches = all.filter((k) => k.startsWith(name));
@@ -132,7 +149,7 @@ export function parseArgs(program: string, spec: ProgramSpec, args: readonly str
       return fail('a glob that could expand to a file name read as an option');
     }
     if (spec.subcommands !== undefined && operands.length === 0) {
-      const sub = Object.prototype.hasOwnProperty.call(spec.subcommands, w) ? spec.subcommands[w] : undefined;
+      const sub = own(spec.subcommands, w);
       if (sub === undefined || shape !== 'literal') return fail(`${program} ${w} is not a known read-only sub-command`);
       const result = parseArgs(`${program} ${w}`, sub, args.slice(i + 1), shapes.slice(i + 1), env);
       if (!result.ok) return result;

@@ -479,6 +479,13 @@ const COMMON: Readonly<Record<string, ProgramSpec>> = { ls, cat, head, tail, wc,
 let table: Readonly<Record<string, ProgramSpec>> | undefined;
 
 /**
+ * The rows by name, as Maps: a name the model wrote is a fresh string, which a Map finds by its hash, while an
+ * object's keyed lookup first looks it up among the engine's interned names (ADR 0074). Own entries only, as before.
+ */
+const COMMON_ROWS: ReadonlyMap<string, ProgramSpec> = new Map(Object.entries(COMMON));
+let allRows: ReadonlyMap<string, ProgramSpec> | undefined;
+
+/**
  * Every row. Built on first use, not at module load: its few thousand object literals cost 8–20 ms of a `wisp check`
  * start on a loaded machine (docs/performance.md, issue #16), and `check -- ls` needs only COMMON.
  */
@@ -488,9 +495,7 @@ export function allPrograms(): Readonly<Record<string, ProgramSpec>> {
 
 /** The row for `name`, or undefined when it has none (own properties only: no `constructor`, no `__proto__`). */
 export function programRow(name: string): ProgramSpec | undefined {
-  if (Object.prototype.hasOwnProperty.call(COMMON, name)) return COMMON[name];
-  const all = allPrograms();
-  return Object.prototype.hasOwnProperty.call(all, name) ? all[name] : undefined;
+  return COMMON_ROWS.get(name) ?? (allRows ??= new Map(Object.entries(allPrograms()))).get(name);
 }
 
 const buildTable = (): Record<string, ProgramSpec> => ({
@@ -620,3 +625,6 @@ export const WRAPPERS: Readonly<Record<string, ProgramSpec & { readonly leading?
   stdbuf: { values: { i: 'text', o: 'text', e: 'text' }, long: { '--input': 'text', '--output': 'text', '--error': 'text' }, permute: false },
   command: { flags: 'p', permute: false },
 };
+
+/** WRAPPERS by name (see COMMON_ROWS). */
+export const WRAPPER_ROWS: ReadonlyMap<string, ProgramSpec & { readonly leading?: number }> = new Map(Object.entries(WRAPPERS));
