@@ -15,7 +15,10 @@ import { GIT_RULES } from './rules-git.js';
 import { NET_RULES } from './rules-net.js';
 import { SYSTEM_RULES } from './rules-system.js';
 import { type Dispatch, buildDispatch } from './rules-dispatch.js';
-import { type Level, levelRank } from '../core/levels.js';
+import { LEVELS, type Level, levelRank } from '../core/levels.js';
+
+/** The levels from the highest down. */
+const LEVELS_DOWN: readonly Level[] = [...LEVELS].reverse();
 import type { Part, PartVerdict } from './types.js';
 import { assignmentName, isAssignment, roughSegments } from './words.js';
 import { resolveCommand } from './wrappers.js';
@@ -252,10 +255,19 @@ function flagged(findings: readonly Finding[], from: number): boolean {
   return false;
 }
 
+/** The reasons, the highest level's first (in the order found, as a stable sort gives them), each once. */
 function ordered(findings: readonly Finding[]): string[] {
   if (findings.length === 1) return [findings[0]!.reason];
-  const sorted = [...findings].sort((a, b) => levelRank(b.level) - levelRank(a.level));
-  return [...new Set(sorted.map((f) => f.reason))];
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const level of LEVELS_DOWN) {
+    for (const f of findings) {
+      if (f.level !== level || seen.has(f.reason)) continue;
+      seen.add(f.reason);
+      out.push(f.reason);
+    }
+  }
+  return out;
 }
 
 /** Rates one part of a line. Pure: depends only on the part, the operator rules, cwd and home. */

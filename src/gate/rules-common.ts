@@ -60,7 +60,9 @@ export function optionWords(args: readonly string[]): string[] {
 
 /** True when a short letter appears in any `-abc` cluster, or one of the long options is present (also `--x=v`). */
 export function hasFlag(args: readonly string[], letters: string, longs: readonly string[] = []): boolean {
-  for (const o of optionWords(args)) {
+  for (const o of args) {
+    if (o === '--') break;
+    if (!o.startsWith('-') || o.length < 2) continue; // the words optionWords lists, without building the list
     if (o.startsWith('--')) {
       const name = o.split('=')[0]!;
       if (longs.includes(name)) return true;
@@ -83,7 +85,9 @@ export function hasLong(args: readonly string[], names: readonly string[]): bool
  * prefix). Never use it where finding the option makes a command *safer*: a prefix may be ambiguous to the program.
  */
 export function mentionsOption(args: readonly string[], letters: string, longs: readonly string[] = []): boolean {
-  for (const o of optionWords(args)) {
+  for (const o of args) {
+    if (o === '--') break;
+    if (!o.startsWith('-') || o.length < 2) continue; // the words optionWords lists, without building the list
     if (o.startsWith('--')) {
       const name = o.split('=')[0]!;
       if (name.length > 2 && longs.some((l) => l === name || l.startsWith(name))) return true;

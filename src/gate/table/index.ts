@@ -130,7 +130,7 @@ function checkCommand(words: readonly string[], shapes: readonly WordShape[], en
   if (depth > 4) return no('too many wrappers');
   const program = words[0];
   if (program === undefined) return no('runs nothing wisp can name');
-  const name = /^\/(usr\/)?bin\/[^/]+$/.test(program) ? program.slice(program.lastIndexOf('/') + 1) : program;
+  const name = program.startsWith('/') && /^\/(usr\/)?bin\/[^/]+$/.test(program) ? program.slice(program.lastIndexOf('/') + 1) : program;
   if (name.includes('/')) return no('runs a program by path');
   const args = words.slice(1);
   const argShapes = shapes.slice(1);
