@@ -26,6 +26,8 @@ export interface CursorBinding {
   readonly _ts_tree_cursor_goto_parent_wasm: (tree: number) => number;
   readonly _ts_tree_cursor_current_node_type_id_wasm: (tree: number) => number;
   readonly _ts_tree_cursor_current_node_is_named_wasm: (tree: number) => number;
+  /** Whether the cursor's node is a MISSING node (inserted by error recovery). */
+  readonly _ts_tree_cursor_current_node_is_missing_wasm: (tree: number) => number;
   readonly _ts_tree_cursor_current_field_id_wasm: (tree: number) => number;
   readonly _ts_tree_cursor_start_index_wasm: (tree: number) => number;
   readonly _ts_tree_cursor_end_index_wasm: (tree: number) => number;
@@ -41,6 +43,7 @@ const CURSOR_FUNCTIONS = [
   '_ts_tree_cursor_goto_parent_wasm',
   '_ts_tree_cursor_current_node_type_id_wasm',
   '_ts_tree_cursor_current_node_is_named_wasm',
+  '_ts_tree_cursor_current_node_is_missing_wasm',
   '_ts_tree_cursor_current_field_id_wasm',
   '_ts_tree_cursor_start_index_wasm',
   '_ts_tree_cursor_end_index_wasm',

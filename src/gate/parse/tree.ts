@@ -39,10 +39,19 @@ export class SyntaxNode {
     readonly parent: SyntaxNode | null,
     readonly isError: boolean,
     readonly isMissing: boolean,
-    /** The node is, or holds, an ERROR or MISSING node. */
-    readonly hasError: boolean,
+    /** Whether the node is, or holds, an ERROR or MISSING node; or how to ask the tree (see ErrorLookup). */
+    private errorFlag: boolean | ErrorLookup,
   ) {
     this.fields = FIELDED.has(type) || type === 'command' ? [] : NO_FIELDS;
+  }
+
+  /** The node is, or holds, an ERROR or MISSING node. */
+  get hasError(): boolean {
+    const flag = this.errorFlag;
+    if (typeof flag === 'boolean') return flag;
+    const answer = flag.hasError(this);
+    this.errorFlag = answer;
+    return answer;
   }
 
   get childCount(): number {
@@ -98,16 +107,45 @@ const typeNamed: boolean[] = [];
 const MAX_CACHED_ID = 4096;
 
 /**
- * Reads the whole tree into SyntaxNodes. A tree without errors is read with the runtime's own cursor functions (a
- * handful of wasm calls per node, no JS objects from web-tree-sitter); a tree with an ERROR or MISSING node somewhere,
- * or a runtime whose functions could not be reached, through web-tree-sitter's Node API, which also gives each
- * node's error flags. Both readings are compared with the Node API by test/gate/parse-tree.test.ts.
+ * Reads the whole tree into SyntaxNodes with the runtime's own cursor functions (a handful of wasm calls per node,
+ * no JS objects from web-tree-sitter). In a tree with an ERROR or MISSING node somewhere, each node's isError comes
+ * from its type id, isMissing from the cursor, and hasError from the Node API when the walk asks (ADR 0076). A
+ * runtime whose functions could not be reached is read through web-tree-sitter's Node API. Both readings are
+ * compared with the Node API, flags included, by test/gate/parse-tree.test.ts.
  */
 export function readTree(tree: Tree, hasError = treeHasError(tree)): SyntaxNode {
   const fns = cursorFunctions();
   const address = treeAddress(tree);
-  if (fns !== undefined && address !== undefined && !hasError) return readByCursor(fns, address, tree.language.types, tree.language.fields);
-  return readByNodes(tree.rootNode);
+  if (fns === undefined || address === undefined) return readByNodes(tree.rootNode);
+  return readByCursor(fns, address, tree.language.types, tree.language.fields, hasError ? new ErrorLookup(tree) : undefined);
+}
+
+/** tree-sitter's id of the ERROR symbol (ts_builtin_sym_error): a node is an ERROR node exactly when its type id is this. */
+const ERROR_TYPE_ID = 65535;
+
+/**
+ * A node's hasError in a tree with an error somewhere (ADR 0076). The cursor gives each node's type (so whether it
+ * is an ERROR node) and whether it is MISSING, but not whether it holds one: a MISSING token of a hidden symbol is
+ * never visited by the cursor, and an ERROR leaf can hold no error by tree-sitter's count (its hasError is false), so
+ * no rule over the visited nodes is exact. tree-sitter's own answer is fetched through the Node API, by the node's
+ * path of child indexes from the root — only for the nodes the walk asks about (statements). The tree must still
+ * be alive.
+ */
+class ErrorLookup {
+  constructor(private readonly tree: Tree) {}
+
+  hasError(node: SyntaxNode): boolean {
+    if (treeAddress(this.tree) === 0 || treeAddress(this.tree) === undefined) throw new Error('the syntax tree was deleted before its error flags were read');
+    const path: number[] = [];
+    for (let n = node; n.parent !== null; n = n.parent) path.push(n.parent.children.indexOf(n));
+    let ts: TsNode | null = this.tree.rootNode;
+    for (let i = path.length - 1; i >= 0 && ts !== null; i--) ts = ts.child(path[i]!);
+    // A node the Node API does not find at the cursor's place: the readings disagree, and the line is kept whole.
+    if (ts === null || ts.startIndex !== node.startIndex || ts.endIndex !== node.endIndex || ts.type !== node.type) {
+      throw new Error('the cursor reading and the Node API disagree on a node');
+    }
+    return ts.hasError;
+  }
 }
 
 /** Whether the tree has an ERROR or MISSING node anywhere (its root's hasError), in two wasm calls when it can. */
@@ -131,23 +169,32 @@ function fieldRead(parent: SyntaxNode, named: boolean): boolean {
 }
 
 /**
- * One pass of the runtime's cursor over a tree without errors (so every node's error flags are false). The cursor
+ * One pass of the runtime's cursor over the tree. Without `errors` the tree has no error (every node's error flags
+ * are false); with it, the flags are read as ErrorLookup says. The cursor
  * lives in the runtime's transfer buffer from its creation to its deletion: nothing else calls into the runtime
  * meanwhile (the walk is synchronous), and each call leaves it where the next one reads it.
  */
-function readByCursor(fns: CursorBinding, t: number, types: readonly string[], fields: readonly (string | null)[]): SyntaxNode {
+function readByCursor(
+  fns: CursorBinding,
+  t: number,
+  types: readonly string[],
+  fields: readonly (string | null)[],
+  errors: ErrorLookup | undefined,
+): SyntaxNode {
   fns._ts_tree_root_node_wasm(t);
   fns._ts_tree_cursor_new_wasm(t);
   try {
+    const rootId = fns._ts_tree_cursor_current_node_type_id_wasm(t);
     const root = new SyntaxNode(
-      types[fns._ts_tree_cursor_current_node_type_id_wasm(t)] || 'ERROR',
+      types[rootId] || 'ERROR',
       fns._ts_tree_cursor_current_node_is_named_wasm(t) === 1,
       fns._ts_tree_cursor_start_index_wasm(t),
       fns._ts_tree_cursor_end_index_wasm(t),
       null,
-      false,
-      false,
-      false,
+      errors !== undefined && rootId === ERROR_TYPE_ID,
+      errors !== undefined && fns._ts_tree_cursor_current_node_is_missing_wasm(t) === 1,
+      // The root's flag was read exactly by the caller (treeHasError).
+      errors !== undefined,
     );
     if (fns._ts_tree_cursor_goto_first_child_wasm(t) !== 1) return root;
     let parent = root;
@@ -164,9 +211,9 @@ function readByCursor(fns: CursorBinding, t: number, types: readonly string[], f
         fns._ts_tree_cursor_start_index_wasm(t),
         fns._ts_tree_cursor_end_index_wasm(t),
         parent,
-        false,
-        false,
-        false,
+        errors !== undefined && id === ERROR_TYPE_ID,
+        errors !== undefined && fns._ts_tree_cursor_current_node_is_missing_wasm(t) === 1,
+        errors ?? false,
       );
       parent.children.push(node);
       if (parent.fields !== NO_FIELDS) {
