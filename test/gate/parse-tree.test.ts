@@ -131,3 +131,33 @@ describe('the plain syntax tree says what tree-sitter says', () => {
     expect(differences(odd)).toEqual([]);
   });
 });
+
+describe('an error tree read by the cursor (ADR 0072, amended)', () => {
+  it('asks a node its hasError only while the tree lives: after delete the question throws, never guesses', () => {
+    const tree = loadedParser().parse("require('child_process').execSync('rm -rf ~')")!;
+    const root = readTree(tree);
+    expect(root.hasError).toBe(true);
+    const first = root.children[0]!;
+    const alive = first.hasError; // read while the tree lives: tree-sitter's answer
+    expect(alive).toBe(tree.rootNode.child(0)!.hasError);
+    const second = readTree(tree).children[0]!;
+    tree.delete();
+    expect(() => second.hasError).toThrow(/deleted/);
+    expect(first.hasError).toBe(alive); // an answer read once is kept
+  });
+
+  it('the JavaScript of a launcher, parsed as shell, keeps the same parts with either reading', async () => {
+    const { parseLine, parsedAsWritten } = await import('../../src/gate/parse.js');
+    const texts = [
+      "require('child_process').execSync('rm -rf ~')",
+      "require('fs').readdirSync('.').forEach(f => console.log(f))",
+      'import os; os.system("rm -rf /")',
+      'BEGIN { system("id") }',
+    ];
+    for (const t of texts) {
+      const fast = parsedAsWritten(() => parseLine(t));
+      const slow = withoutCursorFunctions(() => parsedAsWritten(() => parseLine(t)));
+      expect(fast).toEqual(slow);
+    }
+  });
+});
