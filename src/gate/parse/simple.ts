@@ -251,13 +251,14 @@ class Reader {
   }
 
   /**
-   * Whether a redirection starts here: `>`, `<`, or one digit right before `>`. (tree-sitter-bash reads the digit of
-   * `0< in` as an argument word, so that is left to it: the word() that follows fails on `<`.)
+   * Whether a redirection starts here: `>`, `<`, or one digit from 1 to 9 right before `>`. (tree-sitter-bash reads the
+   * digit of `0< in`, and the `0` of `0> out`, as an argument word, so those are left to it: the word() that follows
+   * fails on `<` or `>`.)
    */
   private redirectAhead(): boolean {
     const c = this.at();
     if (c === Ch.Greater || c === Ch.Less) return true;
-    return c >= 0x30 && c <= 0x39 && this.at(1) === Ch.Greater;
+    return c >= 0x31 && c <= 0x39 && this.at(1) === Ch.Greater;
   }
 
   /**
