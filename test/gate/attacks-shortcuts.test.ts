@@ -141,13 +141,18 @@ const CLASSIFY_ATTACKS: ReadonlyArray<readonly [string, string]> = [
   ['same words before and after cd to /', 'cat etc/shadow; cd /; cat etc/shadow'],
 ];
 
-describe('attacks on the simple-line reader with redirections (ADR 0075)', () => {
-  for (const [name, line] of REDIRECTION_ATTACKS) {
-    it(`${name}: not run, and said as the full reading says`, () => {
+/** One test per attack: the line does not run, and the fast way says what the full way says. */
+function attackTests(attacks: ReadonlyArray<readonly [string, string]>): void {
+  for (const [name, line] of attacks) {
+    it(`${name}: not run, and said as the full way says`, () => {
       expect(decisionOf(line), line).not.toBe('run');
       expect(fastWay(line), line).toBe(fullWay(line));
     });
   }
+}
+
+describe('attacks on the simple-line reader with redirections (ADR 0075)', () => {
+  attackTests(REDIRECTION_ATTACKS);
 
   it('descriptor 0 before > leaves the subset (tree-sitter-bash reads 0 as a word)', () => {
     for (const line of ['cat 0> x', 'kill 0>/dev/null', 'cat 0>>x', 'cat 0>&1', 'sh | bash 0> /dev/null']) {
@@ -160,21 +165,11 @@ describe('attacks on the simple-line reader with redirections (ADR 0075)', () =>
 });
 
 describe('attacks on the deny scan shortcuts (ADR 0073)', () => {
-  for (const [name, line] of DENY_ATTACKS) {
-    it(`${name}: not run, and said as the full scan says`, () => {
-      expect(decisionOf(line), line).not.toBe('run');
-      expect(fastWay(line), line).toBe(fullWay(line));
-    });
-  }
+  attackTests(DENY_ATTACKS);
 });
 
 describe('attacks on the classifier shortcuts (ADR 0074)', () => {
-  for (const [name, line] of CLASSIFY_ATTACKS) {
-    it(`${name}: not run, and said as the full way says`, () => {
-      expect(decisionOf(line), line).not.toBe('run');
-      expect(fastWay(line), line).toBe(fullWay(line));
-    });
-  }
+  attackTests(CLASSIFY_ATTACKS);
 });
 
 // Mutations of the attack corpora: prefixes (wrappers, assignments, redirections first), suffixes (redirections of
