@@ -164,6 +164,25 @@ describe('attacks on the simple-line reader with redirections (ADR 0075)', () =>
   });
 });
 
+describe('attack: a line of exactly the bounded-parsing length with a redirection (ADR 0019, ADR 0075)', () => {
+  // tree-sitter's path adds a newline, so such a line is a bounded parse that comes out unparsed: asked about. The
+  // simple reader must not turn it into parts that run unasked.
+  function ofLength(n: number, tail: string): string {
+    let line = '';
+    while (line.length + 'ls -la; '.length + tail.length <= n) line += 'ls -la; ';
+    return line.padEnd(n - tail.length, ' ') + tail;
+  }
+  it('harmless and harmful lines of 1,024 characters are said as the full reading says', () => {
+    for (const tail of ['ls > /dev/null', 'ls 2>&1', 'echo x > ~/.bashrc', 'cat a | sort > out']) {
+      const line = ofLength(1024, tail);
+      expect(line.length).toBe(1024);
+      expect(isSimpleLine(line), tail).toBe(false);
+      expect(decisionOf(line), tail).not.toBe('run');
+      expect(fastWay(line), tail).toBe(fullWay(line));
+    }
+  });
+});
+
 describe('attacks on the deny scan shortcuts (ADR 0073)', () => {
   attackTests(DENY_ATTACKS);
 });

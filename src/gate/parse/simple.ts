@@ -372,7 +372,12 @@ class Reader {
 export function readSimple(src: string): SimpleLine | undefined {
   if (src.length > BOUNDED_LENGTH) return undefined;
   try {
-    return new Reader(src).line();
+    const line = new Reader(src).line();
+    // tree-sitter reads a text of exactly BOUNDED_LENGTH with a newline added, which makes it a bounded parse that
+    // comes out unparsed (asked about); the reader took no such line before it took redirections, so a line of that
+    // length with a redirection keeps that reading (fail closed) rather than becoming parts that may run unasked.
+    if (src.length >= BOUNDED_LENGTH && line.pipelines.some((pl) => pl.outer.length > 0 || pl.commands.some((c) => c.redirects.length > 0))) return undefined;
+    return line;
   } catch (err) {
     if (err instanceof NotSimple) return undefined;
     throw err;
