@@ -26,6 +26,8 @@ function freshHome(name: string): string {
 }
 
 const cacheFiles = (dir: string): string[] => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.v8')) : []);
+/** `wisp-<hash>-<face>-<node>-<arch>.v8` → face. */
+const faceOf = (file: string): string => /^wisp-[0-9a-f]{16}-([a-z]+)-v\d/.exec(file)?.[1] ?? file;
 
 /** What the bin prints for a few faces that run from the bundle. */
 function answers(home: string): string[] {
@@ -51,8 +53,9 @@ describe('the bundled bin (ADR 0041)', () => {
   it('answers exactly as the unbundled modules do, and writes its code cache beside the bundle, readable by its owner only', () => {
     const bundled = answers(freshHome('h1'));
     const files = cacheFiles(join(dist, 'cache'));
-    expect(files).toHaveLength(1);
-    expect(statSync(join(dist, 'cache', files[0]!)).mode & 0o777).toBe(0o600);
+    // One cache for `check`, one for the other commands (ADR 0041, amended).
+    expect(files.map(faceOf).sort()).toEqual(['check', 'cli']);
+    for (const f of files) expect(statSync(join(dist, 'cache', f)).mode & 0o777).toBe(0o600);
     expect(statSync(join(dist, 'cache')).mode & 0o777).toBe(0o700);
     // A second round with the cache in place: the same answers.
     expect(answers(freshHome('h2'))).toEqual(bundled);
@@ -78,6 +81,23 @@ describe('the bundled bin (ADR 0041)', () => {
       cpSync(savedChat, join(dist, 'chat'), { recursive: true });
     }
   }, 240_000);
+
+  it('the first command after an install does not choose what `check` finds compiled: it writes a cache of its own', () => {
+    rmSync(join(dist, 'cache'), { recursive: true, force: true });
+    const home = freshHome('h8');
+    // A first run of another command writes the shared cache, with its own functions only…
+    expect(run(['tools', '--json'], home).status).toBe(0);
+    expect(cacheFiles(join(dist, 'cache')).map(faceOf)).toEqual(['cli']);
+    // …and `check` does not take it: its first run writes its own, and the shared one is left as it was.
+    const shared = join(dist, 'cache', cacheFiles(join(dist, 'cache'))[0]!);
+    const past = new Date(Date.now() - 60_000);
+    utimesSync(shared, past, past);
+    const stamp = statSync(shared).mtimeMs;
+    const r = run(['check', '--json', '--', 'ls'], home);
+    expect(JSON.parse(r.stdout).decision).toBe('run');
+    expect(cacheFiles(join(dist, 'cache')).map(faceOf).sort()).toEqual(['check', 'cli']);
+    expect(statSync(shared).mtimeMs).toBe(stamp);
+  }, 120_000);
 
   it('a cache directory that cannot be written: the cache goes to $WISP_HOME/cache, and without a WISP_HOME nowhere', () => {
     rmSync(join(dist, 'cache'), { recursive: true, force: true });
