@@ -669,7 +669,6 @@ const ENTRIES: readonly Entry[] = [privilege, deleteRoot, diskWrite, downloadAnd
 
 export const BUILTIN_DENY: readonly DenyEntry[] = ENTRIES.map(({ name, sentence }) => ({ name, sentence }));
 
-/** The first built-in entry the line falls under, or undefined. Never throws: a failure is a refusal. */
 export interface DenyScanOptions {
   /** Scan the rough reading of the line whole, even where a parsed part already scanned its words (tests). */
   readonly rescanLine?: boolean;
@@ -677,6 +676,7 @@ export interface DenyScanOptions {
   readonly everyCommand?: boolean;
 }
 
+/** The first built-in entry the line falls under, or undefined. Never throws: a failure is a refusal. */
 export function builtinDeny(line: string, parts: readonly Part[], opts: DenyScanOptions = {}): DenyHit | undefined {
   if (opts.everyCommand !== true) return scanLine(line, parts, opts);
   shortcuts = false;
