@@ -89,6 +89,19 @@ function shellArgs(line: string): string[] {
   return ['-c', '--', line];
 }
 
+/**
+ * Inside bwrap the first process is a small init of our own: a shell that starts `shell -c -- line` (the very argv a
+ * run has without the sandbox) in the background, reaps what it is given and leaves with the command's status (128 +
+ * n for a signal, as bwrap's init reports it). Why not bwrap's own init (docs/decisions/0080-sandbox-init.md): bwrap's
+ * pid 1 sets its parent-death signal only after it has forked the command, so a starved pid 1 let a command outlive
+ * a SIGKILLed wisp. Ours is bwrap's first child, which takes the signal before it execs, while bwrap's launcher
+ * takes its own before it lets that child go on. `2>/dev/null` on `wait` only: the init's own notes about how the
+ * command died ("Segmentation fault …") are not the command's output, and bwrap's init printed none.
+ */
+function initArgs(shell: string, line: string): string[] {
+  return ['-c', '"$0" -c -- "$1" & wait "$!" 2>/dev/null', shell, line];
+}
+
 const BWRAP_CANDIDATES = ['/usr/bin/bwrap', '/usr/local/bin/bwrap', '/bin/bwrap', '/run/current-system/sw/bin/bwrap'];
 const SANDBOX_EXEC = '/usr/bin/sandbox-exec';
 const PROBE_TIMEOUT_MS = 5000;
@@ -101,11 +114,13 @@ const PROBE_TIMEOUT_MS = 5000;
  * - `--cap-drop ALL`: bwrap run by root otherwise keeps root's capabilities, and CAP_SYS_ADMIN could remount `/`
  *   read-write from inside.
  * - `--die-with-parent`: if wisp dies, even by SIGKILL, the sandbox dies with it.
+ * - `--as-pid-1`: no bwrap init; the command line's own init (initArgs) is pid 1 and carries the parent-death signal
+ *   from its first instruction, so when it dies the kernel takes the whole namespace down with it.
  * Not `--new-session`: it would move the command into a new session and process group, out of reach of the
  * group kill. The terminal-injection attack it guards against (TIOCSTI) needs a controlling terminal, and the
  * command has none: wisp spawns it detached (setsid), stdin is /dev/null and `--dev` hides the host's ttys.
  */
-const BWRAP_ISOLATION = ['--unshare-pid', '--unshare-ipc', '--cap-drop', 'ALL', '--die-with-parent'];
+const BWRAP_ISOLATION = ['--unshare-pid', '--unshare-ipc', '--cap-drop', 'ALL', '--die-with-parent', '--as-pid-1'];
 
 /** The base of every bwrap run: everything read-only, a fresh /dev and /proc. */
 function bwrapBase(): string[] {
@@ -312,7 +327,7 @@ function bwrapArgs(opts: SandboxOptions, shell: string, line: string): string[] 
     // /dev read-only too: bwrap's fresh /dev is a tmpfs whose /dev/shm would be a second scratch area (device
     // nodes such as /dev/null stay writable on a read-only mount).
     args.push('--remount-ro', '/dev', ...BWRAP_ISOLATION, '--unshare-net', '--seccomp', '3');
-    args.push('--chdir', canonicalPath(opts.cwd), '--', shell, ...shellArgs(line));
+    args.push('--chdir', canonicalPath(opts.cwd), '--', shell, ...initArgs(shell, line));
     return args;
   }
   // A private /tmp first (other programs' sockets and files in the host /tmp out of reach), then the writable
@@ -340,7 +355,7 @@ function bwrapArgs(opts: SandboxOptions, shell: string, line: string): string[] 
   args.push('--ro-bind', home, home);
   args.push(...BWRAP_ISOLATION);
   if (!opts.allowNetwork) args.push('--unshare-net');
-  args.push('--chdir', canonicalPath(opts.cwd), '--', shell, ...shellArgs(line));
+  args.push('--chdir', canonicalPath(opts.cwd), '--', shell, ...initArgs(shell, line));
   return args;
 }
 

@@ -114,10 +114,12 @@ describe('sandboxArgv for bwrap', () => {
     expect(args).not.toContain('--new-session');
   });
 
-  it('runs the line with bash -c, after -- so a line starting with - is not an option', () => {
+  it('runs the line with bash -c, after -- so a line starting with - is not an option, under its own init', () => {
     const { file, args } = sandboxArgv('bwrap', { ...fixture(), sandboxPath: '/opt/bwrap' }, '-e x');
     expect(file).toBe('/opt/bwrap');
-    expect(args.slice(-5)).toEqual(['--', '/bin/bash', '-c', '--', '-e x']);
+    // The init (pid 1, --as-pid-1) starts "$0" -c -- "$1": the same argv as an unsandboxed run.
+    expect(args.slice(-6)).toEqual(['--', '/bin/bash', '-c', '"$0" -c -- "$1" & wait "$!" 2>/dev/null', '/bin/bash', '-e x']);
+    expect(args).toContain('--as-pid-1');
   });
 
   it('refuses to build a sandbox for a $WISP_HOME that does not exist', () => {
