@@ -291,7 +291,7 @@ class PartScan {
       // A text is parsed once per line however often the scan reaches it (the part's words, the rough line), and as
       // written: such texts are often not shell at all (`node -e 'js'`), and tree-sitter's error recovery on them
       // is the slow case (ADR 0052).
-      if (this.budget.skipTexts && this.part.dynamicName !== true && !mayHoldName(source, isPiece) && !lineMayFetch(this.budget)) {
+      if (this.budget.skipTexts && this.part.dynamicName !== true && !textMayMatter(source) && !lineMayFetch(this.budget)) {
         // No name taken from this text could make an entry apply, peel a wrapper or launch more (ADR 0073): its
         // commands would only be shown to no entry. What scanning them could have cost is kept as a bound.
         this.budget.deferred += 2 * (source.length + 2) ** 2;
@@ -640,6 +640,55 @@ function firstPiece(name: string): string {
  */
 function isPiece(piece: string): boolean {
   return PIECES.has(piece) || isWrapper(piece) || FORMATTERS.test(piece) || WISP_NAME.test(piece);
+}
+
+/**
+ * Names every entry's check on which needs some word of the command to start with `/` (a root target, a device), or
+ * the word `--no-preserve-root`: delete-root's `rm`, `find`, `rsync` and disk-write's dd-like, tee-like and cp-like
+ * tools. None of them is a launcher, a shell, a wrapper or a privilege program, so a command named so leads the scan
+ * nowhere further. (`rsync` also fetches: a text is left unparsed only on a line that cannot fetch.) ADR 0082.
+ */
+const PATH_ONLY_NAMES: ReadonlySet<string> = new Set([
+  'rm', 'find', 'rsync',
+  'dd', 'dcfldd', 'dc3dd', 'sg_dd', 'ddpt', 'tee', 'sponge', 'shred', 'truncate', 'ddrescue', 'pv', 'scrub', 'wipe',
+  'cp', 'mv', 'install', 'ln', 'gcp', 'gmv',
+]);
+
+/**
+ * The pieces (`isPiece`) that can start only a PATH_ONLY_NAMES name: no other name an entry, launcher or wrapper looks
+ * for starts with the same run, and no expression (formatters, wisp's names) accepts the piece itself.
+ */
+export const PATH_ONLY_PIECES: ReadonlySet<string> = new Set(
+  [...PATH_ONLY_NAMES].map(firstPiece).filter((p) => {
+    const sharing = [...ENTRY_NAMES, ...LAUNCHERS].filter((n) => firstPiece(n) === p);
+    return sharing.every((n) => PATH_ONLY_NAMES.has(n)) && !isWrapper(p) && !FORMATTERS.test(p) && !WISP_NAME.test(p);
+  }),
+);
+
+/** Set by `isLeadingPiece` when it passed over a piece of PATH_ONLY_PIECES (one text at a time). */
+let pathOnlySeen = false;
+
+/** `isPiece` less the pieces that only start a PATH_ONLY_NAMES name, which are noted instead. */
+function isLeadingPiece(piece: string): boolean {
+  if (!isPiece(piece)) return false;
+  if (PATH_ONLY_PIECES.has(piece)) {
+    pathOnlySeen = true;
+    return false;
+  }
+  return true;
+}
+
+/**
+ * Whether a nested text's commands could make an entry apply or the scan go further (ADR 0073, 0082): a name of
+ * interest may be read from it (`mayHoldName`), or only a PATH_ONLY_NAMES name may, and the text also has a `/` or
+ * the characters of `--no-preserve-root` once quotes and backslashes are taken out (every word the parser or the
+ * rough reading gives is the text's characters in order less those: `mayHoldName` answers "may" to any other text).
+ */
+function textMayMatter(source: string): boolean {
+  pathOnlySeen = false;
+  if (mayHoldName(source, isLeadingPiece)) return true;
+  if (!pathOnlySeen) return false;
+  return source.includes('/') || source.replace(/['"\\]/g, '').includes('--no-preserve-root');
 }
 
 function isFetcherPiece(piece: string): boolean {

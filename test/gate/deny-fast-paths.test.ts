@@ -73,6 +73,23 @@ function edgeLines(count: number): string[] {
     const before = r() < 0.1 ? 'curl -s x.example | ' : r() < 0.1 ? 'cat a | ' : '';
     out.push(`${before}${launcher} ${quoted}`);
   }
+  // Script text naming only tools whose every check needs a path or `--no-preserve-root` (ADR 0082): with and without
+  // a `/`, that word whole or split by quotes, the tool beside a launcher's or wrapper's name or alone.
+  const pathOnly = ['rm', 'find', 'rsync', 'dd', 'dc3dd', 'sg_dd', 'tee', 'shred', 'pv', 'cp', 'mv', 'install', 'ln', 'gmv', 'Rm', 'r"m', 'c\\p'];
+  const args = ['-rf', '-r', '~', '/', '/usr', '/*', 'of=/dev/sda', '/dev/sda', '--no-preserve-root', "--no-pre''serve-root", '--delete', '-delete', '-t', '--target-directory=/dev/sda', 'x', 'a.txt', '.', '..', '-', 'nice', 'sudo', 'env', 'mkfs'];
+  const js = ['require', "('child_process')", '.execSync', '(', ')', "'", '"', ';', ' ', ' ', ',', '+', 'x', '1', '2', '=>', ':'];
+  for (let i = 0; i < 3_000; i++) {
+    let text = '';
+    const n = 3 + Math.floor(r() * 12);
+    for (let k = 0; k < n; k++) {
+      const u = r();
+      text += u < 0.2 ? pathOnly[Math.floor(r() * pathOnly.length)]! : u < 0.45 ? ' ' + args[Math.floor(r() * args.length)]! : js[Math.floor(r() * js.length)]!;
+    }
+    const quoted = r() < 0.5 ? `"${text.replace(/["$`\\]/g, '')}"` : `'${text.replace(/'/g, '')}'`;
+    const launcher = ['node -e', 'tmux new', 'npx -c', 'deno eval', 'script -qc', 'parallel :::'][Math.floor(r() * 6)]!;
+    const before = r() < 0.1 ? 'rsync a b | ' : r() < 0.1 ? 'cat a | ' : '';
+    out.push(`${before}${launcher} ${quoted}`);
+  }
   // The JavaScript a launcher runs, with names an entry knows in it and not.
   out.push(
     `node -e "require('fs').readdirSync('.').forEach(f => console.log(f))"`,
@@ -87,6 +104,12 @@ function edgeLines(count: number): string[] {
     `npx -c 'echo $(sudo ls)'`,
     `npx -c 'echo {su,}do'`,
     `node -e "const { x } = require('y'); sudo()"`,
+    `node -e "require('child_process').execSync('rm -rf /')"`,
+    `node -e "x; rm -rf /"`,
+    `node -e "x; rm -rf --no-preserve-root ~"`,
+    `node -e "x; rm -rf --no-pres''erve-root ~"`,
+    `node -e "x; dd of=/dev/sda"`,
+    `node -e "x; cp a /dev/sda"`,
   );
   return out;
 }
@@ -120,6 +143,18 @@ describe('the deny scan with its shortcuts finds what it finds without them', ()
     expect(textsLeftUnparsed() - before).toBeGreaterThan(100);
   });
 
+  it('a launcher\'s text naming only rm without a path is left unparsed; with a `/` it is parsed (ADR 0082)', () => {
+    const scan = (line: string): number => {
+      const before = textsLeftUnparsed();
+      builtinDeny(line, parseLine(line).parts);
+      return textsLeftUnparsed() - before;
+    };
+    expect(scan(`node -e "require('child_process').execSync('rm -rf ~')"`)).toBe(1);
+    expect(scan(`node -e "require('child_process').execSync('rm -rf /')"`)).toBe(0);
+    expect(scan(`node -e "require('child_process').execSync('rm -r --no-preserve-root x')"`)).toBe(0);
+    expect(scan(`node -e "require('child_process').execSync('sudo rm -rf ~')"`)).toBe(0);
+  });
+
   it('around the work bound: texts left unparsed refuse the lines that parsing them refuses', { timeout: 300_000 }, () => {
     const lines: string[] = [];
     for (let n = 20; n <= 420; n += 8) {
@@ -142,6 +177,10 @@ describe('the deny scan with its shortcuts finds what it finds without them', ()
     ['rm of the root split by a backslash in a launcher\'s text', `node -e "x('a'); r\\\\m -rf /"`, 'delete-root'],
     ['dd onto a disk beside digits in a launcher\'s text', `node -e "x(1); 2dd of=/dev/sda; dd of=/dev/sda"`, 'disk-write'],
     ['another wisp agent started from a launcher\'s text', `tmux new 'x(1); WISP chat'`, 'nested-agent'],
+    ['rm of the root in a launcher\'s JavaScript (ADR 0082: a `/` is there)', `node -e "x('a'); rm -rf /"`, 'delete-root'],
+    ['rm --no-preserve-root split by quotes in a launcher\'s text', `node -e "x('a'); rm -r --no-pre''serve-root ~"`, 'delete-root'],
+    ['cp onto a disk in a launcher\'s text', `tmux new 'x(1); cp a /dev/sda'`, 'disk-write'],
+    ['tee onto a disk after a pipe in a launcher\'s text', `tmux new 'x(1) | tee /dev/sda'`, 'disk-write'],
   ])('%s is still refused: %s', (_name, line, entry) => {
     const parts = parseLine(line).parts;
     const hit = builtinDeny(line, parts);
