@@ -7,7 +7,7 @@
 import { posix } from 'node:path';
 import { canParse, parsedAsWritten, parseLine, ParserNotReady } from './parse.js';
 import type { Part } from './types.js';
-import { basename, dropExpansions, isAssignment, roughSegments, stripEnclosingQuotes, trimTrailingSlashes } from './words.js';
+import { basename, dropExpansions, isAssignment, roughlyOneList, roughlyPlain, roughSegments, stripEnclosingQuotes, trimTrailingSlashes } from './words.js';
 import { MULTI_CALL, SHELLS as SHELL_PROGRAMS } from '../core/shells.js';
 import { isWrapper, resolveCommand } from './wrappers.js';
 import { mayHoldName } from './name-tokens.js';
@@ -175,12 +175,21 @@ interface ScanBudget {
   mayFetch: boolean | undefined;
   readonly line: string;
   readonly parts: readonly Part[];
-  readonly parsed: Map<string, readonly Part[]>;
+  /** Nested texts parsed on this line, each once (made when the first is). */
+  parsed: Map<string, readonly Part[]> | undefined;
   /**
    * A parsed part's word list (joined by NUL) and the work its whole scan cost (and the bound of what it left
    * unparsed): the line's rough reading skips it.
    */
-  readonly scanned: Map<string, { readonly work: number; readonly deferred: number }>;
+  scanned: Map<string, PartCost> | undefined;
+  /** Each parsed part's words and cost, in order (all of them are scanned before the rough line): see `scanned`. */
+  readonly partCosts: PartCost[];
+}
+
+interface PartCost {
+  readonly words: readonly string[];
+  readonly work: number;
+  readonly deferred: number;
 }
 
 /**
@@ -194,27 +203,59 @@ function commandsOf(part: Part, budget: ScanBudget, lineReading: boolean, out: C
   const scan = new PartScan(part, budget, out);
   if (!part.unparsed) {
     // One list, scanned from an empty `seen`: what a rough reading of the same words would find, or more.
-    const key = part.words.join('\u0000');
     const before = budget.work;
     const deferredBefore = budget.deferred;
-    scan.visit(part.words, 0, key);
-    if (!budget.scanned.has(key)) budget.scanned.set(key, { work: budget.work - before, deferred: budget.deferred - deferredBefore });
+    scan.visit(part.words, 0, undefined, true);
+    budget.partCosts.push({ words: part.words, work: budget.work - before, deferred: budget.deferred - deferredBefore });
     return;
   }
+  if (lineReading && shortcuts) {
+    // The line is one parsed command's words and nothing else (most lines): its rough reading is that one list, whose
+    // scan is charged again without splitting the line or joining a key (ADR 0082). The first part with these words
+    // is the one `scannedByKey` would give (no NUL: a joined key is the list).
+    const parts = budget.parts;
+    if (budget.partCosts.length === parts.length && roughlyPlain(part.text) && !part.text.includes('\u0000')) {
+      for (let i = 0; i < parts.length; i++) {
+        if (!roughlyOneList(part.text, parts[i]!.words)) continue;
+        const cost = budget.partCosts[i]!;
+        scan.charge(cost.work);
+        budget.deferred += cost.deferred;
+        return;
+      }
+    }
+  }
+  const scanned = lineReading ? scannedByKey(budget) : undefined;
   for (const words of roughSegments(part.text)) {
     const key = words.join('\u0000');
-    const cost = lineReading && !scan.seen.has(key) ? budget.scanned.get(key) : undefined;
+    const seen = scan.seenKeys();
+    const cost = scanned !== undefined && !seen.has(key) ? scanned.get(key) : undefined;
     if (cost !== undefined) {
       scan.charge(cost.work);
       budget.deferred += cost.deferred;
-      scan.seen.add(key);
+      seen.add(key);
     } else scan.visit(words, 0, key);
   }
 }
 
+/** Each parsed part's cost by its word list (joined by NUL), the first part's where several have the same words. */
+function scannedByKey(budget: ScanBudget): Map<string, PartCost> {
+  if (budget.scanned === undefined) {
+    const byKey = new Map<string, PartCost>();
+    for (const c of budget.partCosts) {
+      const key = c.words.join('\u0000');
+      if (!byKey.has(key)) byKey.set(key, c);
+    }
+    budget.scanned = byKey;
+  }
+  return budget.scanned;
+}
+
 /** One part's scan (commandsOf): the word lists it has visited, and where its commands go. */
 class PartScan {
-  readonly seen = new Set<string>();
+  /** The joined word lists visited, made when a second list is visited (most parts have one). */
+  private seen: Set<string> | undefined;
+  /** The part's own list, visited first, not yet joined into `seen`. */
+  private top: readonly string[] | undefined;
 
   constructor(
     private readonly part: Part,
@@ -222,17 +263,31 @@ class PartScan {
     private readonly out: Cmd[],
   ) {}
 
+  seenKeys(): Set<string> {
+    this.seen ??= new Set<string>();
+    if (this.top !== undefined) {
+      this.seen.add(this.top.join('\u0000'));
+      this.top = undefined;
+    }
+    return this.seen;
+  }
+
   charge(n: number): void {
     this.budget.work += n;
     if (this.budget.work > MAX_DENY_WORK) throw new DenyWorkLimit();
   }
 
-  visit(words: readonly string[], depth: number, key?: string): void {
+  /** `first`: the part's own list, visited before any other (nothing is seen yet). */
+  visit(words: readonly string[], depth: number, key?: string, first = false): void {
     if (words.length === 0 || depth > MAX_NESTING) return;
     this.charge(words.length);
-    const k = key ?? words.join('\u0000');
-    if (this.seen.has(k)) return;
-    this.seen.add(k);
+    if (first) this.top = words;
+    else {
+      const seen = this.seenKeys();
+      const k = key ?? words.join('\u0000');
+      if (seen.has(k)) return;
+      seen.add(k);
+    }
     // `{ sudo ls; }` read roughly: braces and `!` are syntax, not the program.
     if (words[0] === '{' || words[0] === '!' || words[0] === '}') {
       this.visit(words.slice(1), depth);
@@ -298,9 +353,14 @@ class PartScan {
         unparsedTexts++;
         return;
       }
+      this.budget.parsed ??= new Map();
       let parts = this.budget.parsed.get(source);
       if (parts === undefined) {
-        parts = parsedAsWritten(() => parseLine(source).parts);
+        // Shell text is parsed ended with a newline, as the line is (about twice as fast: ADR 0052); text with a call
+        // (`require('x')`, `print(1)`), most likely a script in another language, as written: tree-sitter recovers
+        // from an error there, and a newline-ended text with an error is parsed a second time as written. Both give
+        // the same parts (test/gate/parse-newline.test.ts); only the cost differs (ADR 0082).
+        parts = !shortcuts || CALL.test(source) ? parsedAsWritten(() => parseLine(source).parts) : parseLine(source).parts;
         this.budget.parsed.set(source, parts);
       }
       for (const p of parts) {
@@ -311,6 +371,9 @@ class PartScan {
     }
   }
 }
+
+/** A name or closing bracket or quote right before `(`: a function call in most languages, a syntax error in shell. */
+const CALL = /[\w\])'"]\(/;
 
 function has(cmd: Cmd, set: ReadonlySet<string>): boolean {
   for (const n of cmd.names) if (set.has(n)) return true;
@@ -747,13 +810,13 @@ function scanLine(line: string, parts: readonly Part[], opts: DenyScanOptions): 
       const text = line.replace(/["'`]/g, '');
       all.push({ text, words: [], redirects: [], origin: 'unparsed', unparsed: true });
     }
-    let budget: ScanBudget = { work: 0, deferred: 0, skipTexts: shortcuts, mayFetch: undefined, line, parts, parsed: new Map(), scanned: new Map() };
+    let budget: ScanBudget = { work: 0, deferred: 0, skipTexts: shortcuts, mayFetch: undefined, line, parts, parsed: undefined, scanned: undefined, partCosts: [] };
     // `rescanLine`: scan the rough reading whole (the test comparing both readings).
     let cmds: Cmd[] = [];
     for (let i = 0; i < all.length; i++) commandsOf(all[i]!, budget, i >= parts.length && opts.rescanLine !== true, cmds);
     if (budget.work + budget.deferred > MAX_DENY_WORK) {
       // The texts left unparsed might have reached the work bound: scan again, parsing them.
-      budget = { work: 0, deferred: 0, skipTexts: false, mayFetch: undefined, line, parts, parsed: new Map(), scanned: new Map() };
+      budget = { work: 0, deferred: 0, skipTexts: false, mayFetch: undefined, line, parts, parsed: undefined, scanned: undefined, partCosts: [] };
       cmds = [];
       for (let i = 0; i < all.length; i++) commandsOf(all[i]!, budget, i >= parts.length && opts.rescanLine !== true, cmds);
     }

@@ -184,6 +184,35 @@ export function roughSegments(text: string): string[][] {
   return roughSegmentsByLoop(text);
 }
 
+/** Whether roughSegments reads `text` as words split at spaces and tabs only (no quote, operator, other blank …). */
+export function roughlyPlain(text: string): boolean {
+  return !ROUGH_SPECIAL.test(text);
+}
+
+/**
+ * For a text `roughlyPlain` accepts: whether `roughSegments(text)` is exactly the one list `words`, found without
+ * building it; false when unsure (no words, an empty word, a word with a blank in it). Used for the deny scan's
+ * rough reading of a line that is one parsed command (ADR 0082).
+ */
+export function roughlyOneList(text: string, words: readonly string[]): boolean {
+  if (words.length === 0) return false;
+  let at = 0;
+  const n = text.length;
+  for (const w of words) {
+    while (at < n && isSpaceOrTab(text.charCodeAt(at))) at++;
+    if (w === '' || !text.startsWith(w, at)) return false;
+    for (let k = 0; k < w.length; k++) if (isSpaceOrTab(w.charCodeAt(k))) return false;
+    at += w.length;
+    if (at < n && !isSpaceOrTab(text.charCodeAt(at))) return false;
+  }
+  while (at < n && isSpaceOrTab(text.charCodeAt(at))) at++;
+  return at === n;
+}
+
+function isSpaceOrTab(c: number): boolean {
+  return c === 0x20 || c === 0x09;
+}
+
 /** roughSegments' general reading, character by character (exported for the test that compares both). */
 export function roughSegmentsByLoop(text: string): string[][] {
   const segments: string[][] = [];

@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { builtinDeny, textsLeftUnparsed } from '../../src/gate/deny.js';
 import { initParser, parseLine } from '../../src/gate/parse.js';
-import { roughSegments, roughSegmentsByLoop } from '../../src/gate/words.js';
+import { roughlyOneList, roughlyPlain, roughSegments, roughSegmentsByLoop } from '../../src/gate/words.js';
 import { prng } from '../helpers/prng.js';
 import { goldenLines } from './golden/lines.js';
 
@@ -265,5 +265,39 @@ describe('roughSegments reads as its first, character-by-character version did',
     const reference = texts.map((t) => JSON.stringify(referenceSegments(t)));
     expect(texts.filter((t, i) => JSON.stringify(roughSegments(t)) !== reference[i]).slice(0, 10)).toEqual([]);
     expect(texts.filter((t, i) => JSON.stringify(roughSegmentsByLoop(t)) !== reference[i]).slice(0, 10)).toEqual([]);
+  });
+
+  it('roughlyOneList says yes only where roughSegments gives that one list (ADR 0082)', () => {
+    const r = prng(732);
+    const alphabet = ['a', 'Z', '0', '-', '/', '.', ' ', ' ', '\t', '\n', '\v', '\u00a0', "'", '"', '\\', '$', ';', '|', '=', '{'];
+    const texts = [...goldenLines()];
+    for (let i = 0; i < 20_000; i++) {
+      let t = '';
+      const n = Math.floor(r() * 14);
+      const letters = i % 2 === 0 ? alphabet : alphabet.filter((c) => !/[\\'"$;|\n\v\u00a0]/.test(c));
+      for (let k = 0; k < n; k++) t += letters[Math.floor(r() * letters.length)]!;
+      texts.push(t);
+    }
+    let yes = 0;
+    const wrong: string[] = [];
+    for (const t of texts) {
+      const segments = roughSegments(t);
+      // The lists tried: the text's own reading, its parsed words, and near misses (a word dropped, split, joined).
+      const first = segments[0] ?? [];
+      const candidates = [first, first.slice(1), [...first, 'x'], first.length > 1 ? [first.slice(0, 2).join(' '), ...first.slice(2)] : ['a b'], [''], []];
+      try {
+        for (const p of parseLine(t).parts) candidates.push([...p.words]);
+      } catch {
+        // a text the parser refuses: the other candidates still count
+      }
+      for (const words of candidates) {
+        const fast = roughlyPlain(t) && roughlyOneList(t, words);
+        const full = segments.length === 1 && JSON.stringify(segments[0]) === JSON.stringify(words);
+        if (fast) yes++;
+        if (fast && !full) wrong.push(JSON.stringify([t, words]));
+      }
+    }
+    expect(wrong.slice(0, 10)).toEqual([]);
+    expect(yes).toBeGreaterThan(10_000);
   });
 });
