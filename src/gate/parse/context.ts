@@ -37,6 +37,62 @@ export class Collector {
   slice(n: SyntaxNode): string {
     return this.src.slice(n.startIndex, n.endIndex);
   }
+
+  private openers: Openers | undefined;
+
+  /**
+   * Whether src[start, end) holds a `$(`, a backtick, `<(` or `>(` (a command or process substitution may start
+   * there). The text's openers are found once per text; asking the text with indexOf for every node of the walk
+   * rescanned the rest of the line four times per node (ADR 0081).
+   */
+  maySubstitute(start: number, end: number): boolean {
+    return within((this.openers ??= findOpeners(this.src)).substitution, start, end);
+  }
+
+  /** Whether src[start, end) holds a `$`, a backtick, `<(` or `>(` (an expansion or substitution may start there). */
+  mayExpand(start: number, end: number): boolean {
+    return within((this.openers ??= findOpeners(this.src)).expansion, start, end);
+  }
+}
+
+/** Where each opener starts and ends in a text, in order: [start0, end0, start1, end1, …]. */
+interface Openers {
+  readonly substitution: readonly number[];
+  readonly expansion: readonly number[];
+}
+
+function findOpeners(src: string): Openers {
+  const substitution: number[] = [];
+  const expansion: number[] = [];
+  for (let i = 0; i < src.length; i++) {
+    const ch = src.charCodeAt(i);
+    if (ch === 0x24 /* $ */) {
+      expansion.push(i, i + 1);
+      if (src.charCodeAt(i + 1) === 0x28) substitution.push(i, i + 2);
+    } else if (ch === 0x60 /* ` */) {
+      expansion.push(i, i + 1);
+      substitution.push(i, i + 1);
+    } else if ((ch === 0x3c || ch === 0x3e) /* < > */ && src.charCodeAt(i + 1) === 0x28) {
+      expansion.push(i, i + 2);
+      substitution.push(i, i + 2);
+    }
+  }
+  return { substitution, expansion };
+}
+
+/**
+ * Whether an opener lies wholly in [start, end). Only the first opener at or after `start` needs checking: openers
+ * are at most two characters long and start at distinct places, so a later one ends later still.
+ */
+function within(openers: readonly number[], start: number, end: number): boolean {
+  let lo = 0;
+  let hi = openers.length >> 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (openers[2 * mid]! < start) lo = mid + 1;
+    else hi = mid;
+  }
+  return 2 * lo < openers.length && openers[2 * lo + 1]! <= end;
 }
 
 /** More than MAX_PARTS statements: the line becomes one unparsed part (at least moderate). */

@@ -11,25 +11,29 @@ import { wordValue } from './word-value.js';
 /** ssh options that take a value: the first operand after them is the host, the rest the remote command. */
 const SSH_VALUE_OPTIONS = 'BbcDEeFIiJLlmOoPpQRSWw';
 
+/** The context of a body a command runs: one level deeper, its own origin, no inherited redirections. */
+function nestedCtx(ctx: Ctx, origin: Ctx['origin'] = 'shell-c'): Ctx {
+  return { depth: ctx.depth + 1, origin, redirects: [] };
+}
+
 export function emitNestedScripts(c: Collector, words: readonly string[], redirects: readonly SyntaxNode[], ctx: Ctx): void {
   const resolved = resolveCommand(words);
   const exe = resolved.executable;
-  const nested: Ctx = { depth: ctx.depth + 1, origin: 'shell-c', redirects: [] };
   const args = resolved.args;
   if (exe === 'eval') {
-    if (args.length > 0) c.nested(args.join(' '), { ...nested, origin: 'eval' }, c.parts);
+    if (args.length > 0) c.nested(args.join(' '), nestedCtx(ctx, 'eval'), c.parts);
     return;
   }
   // `watch CMD…` hands its words, joined, to `sh -c` (unless -x/--exec).
   const watchAt = resolved.wrappers.indexOf('watch');
   if (watchAt >= 0 && !resolved.words.some((w) => w === '-x' || w === '--exec')) {
     const start = resolved.layers[watchAt + 1];
-    if (start !== undefined) c.nested(resolved.words.slice(start).join(' '), nested, c.parts);
+    if (start !== undefined) c.nested(resolved.words.slice(start).join(' '), nestedCtx(ctx), c.parts);
     return;
   }
   // `trap 'CODE' SIGNAL…`: the code runs later, in this shell.
   if (exe === 'trap' && args.length >= 2 && !args[0]!.startsWith('-')) {
-    c.nested(args[0]!, { ...nested, origin: 'eval' }, c.parts);
+    c.nested(args[0]!, nestedCtx(ctx, 'eval'), c.parts);
     return;
   }
   // `ssh [opts] host CMD…`: the remote command is a shell line too (it runs elsewhere, but it still runs).
@@ -45,7 +49,7 @@ export function emitNestedScripts(c: Collector, words: readonly string[], redire
       const last = a[a.length - 1]!;
       if (a.length === 2 && SSH_VALUE_OPTIONS.includes(last)) i++;
     }
-    if (i + 1 < args.length) c.nested(args.slice(i + 1).join(' '), nested, c.parts);
+    if (i + 1 < args.length) c.nested(args.slice(i + 1).join(' '), nestedCtx(ctx), c.parts);
     return;
   }
   // `find … -exec CMD … ;|+`: the command runs once per file; it is a part of its own.
@@ -57,7 +61,7 @@ export function emitNestedScripts(c: Collector, words: readonly string[], redire
       const inner = args.slice(i + 1, end);
       if (inner.length > 0 && ctx.depth < MAX_DEPTH) {
         c.parts.push({ text: inner.map(requote).join(' '), words: inner, redirects: [], origin: 'shell-c' });
-        emitNestedScripts(c, inner, [], nested);
+        emitNestedScripts(c, inner, [], nestedCtx(ctx));
       }
       i = end;
     }
@@ -67,10 +71,11 @@ export function emitNestedScripts(c: Collector, words: readonly string[], redire
   if (shell === undefined) return;
   const script = shellCommandString(shell.args);
   if (script.kind === 'string') {
-    c.nested(script.value, nested, c.parts);
+    c.nested(script.value, nestedCtx(ctx), c.parts);
     return;
   }
   if (script.kind === 'stdin') {
+    const nested = nestedCtx(ctx);
     for (const r of redirects) {
       if (r.type === 'heredoc_redirect') {
         const body = r.children.find((n) => n.type === 'heredoc_body');

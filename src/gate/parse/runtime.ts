@@ -55,6 +55,74 @@ function cursorBinding(options: Record<string, unknown>): CursorBinding | undefi
   return options as unknown as CursorBinding;
 }
 
+/**
+ * The runtime's own parse entry (ADR 0081): what web-tree-sitter's `Parser.parse` does for a string without options,
+ * less its per-tree bookkeeping — every Tree it makes is registered with a FinalizationRegistry (and unregistered by
+ * `delete`), which cost about as much as reading a small tree. The tree is made here without that registration; every
+ * tree of the parse path is deleted explicitly (`finally`), so nothing relies on the finalizer.
+ */
+interface ParseBinding {
+  /** Parses with the parser's input callback; returns the tree's address (0: no tree). */
+  readonly _ts_parser_parse_wasm: (parser: number, input: number, oldTree: number, ranges: number, rangeCount: number) => number;
+  /** The callback the runtime's input function reads the text through (set for the call, cleared after). */
+  currentParseCallback: ((index: number) => string) | null;
+  currentProgressCallback: unknown;
+  currentLogCallback: unknown;
+}
+
+let direct: { readonly binding: ParseBinding; readonly treePrototype: object } | undefined;
+
+/** The direct parse when the runtime's entry, callback slots and Tree shape are as expected (else the public parse). */
+function directParse(options: Record<string, unknown>, p: TsParser): typeof direct {
+  if (typeof options['_ts_parser_parse_wasm'] !== 'function') return undefined;
+  for (const slot of ['currentParseCallback', 'currentProgressCallback', 'currentLogCallback']) if (!(slot in options)) return undefined;
+  const probe = p.parse('x');
+  if (!probe) return undefined;
+  try {
+    const fields = probe as unknown as Record<string | number, unknown>;
+    if (typeof fields[0] !== 'number' || fields['language'] !== p.language || !('textCallback' in fields)) return undefined;
+    return { binding: options as unknown as ParseBinding, treePrototype: Object.getPrototypeOf(probe) as object };
+  } finally {
+    probe.delete();
+  }
+}
+
+/** Tests run the parse through web-tree-sitter's public `parse` to compare both (test/gate/parse-direct.test.ts). */
+export function withPublicParse<T>(fn: () => T): T {
+  const before = direct;
+  direct = undefined;
+  try {
+    return fn();
+  } finally {
+    direct = before;
+  }
+}
+
+/** Parses `src` as `p.parse(src)` does, through the runtime's entry when it could be reached. */
+function parseText(p: TsParser, src: string): ReturnType<TsParser['parse']> {
+  const d = direct;
+  if (d === undefined) return p.parse(src);
+  const b = d.binding;
+  const handle = p as unknown as Record<number, number>;
+  const input = (index: number): string => src.slice(index);
+  b.currentParseCallback = input;
+  b.currentProgressCallback = null;
+  b.currentLogCallback = null;
+  let address: number;
+  try {
+    address = b._ts_parser_parse_wasm(handle[0]!, handle[1]!, 0, 0, 0);
+  } finally {
+    b.currentParseCallback = null;
+  }
+  if (!address) return null;
+  // A Tree as web-tree-sitter's constructor makes it (address, language, text callback), without the registration.
+  const tree = Object.create(d.treePrototype) as Record<string | number, unknown>;
+  tree[0] = address;
+  tree['language'] = p.language;
+  tree['textCallback'] = input;
+  return tree as unknown as NonNullable<ReturnType<TsParser['parse']>>;
+}
+
 /** The runtime's cursor functions, when they could be reached (see CursorBinding). */
 export function cursorFunctions(): CursorBinding | undefined {
   return binding;
@@ -86,6 +154,7 @@ export function initParser(): Promise<void> {
     const language = await Language.load(grammarWasm);
     const p = new Parser();
     p.setLanguage(language);
+    direct = directParse(options, p);
     parser = p;
   })().catch((err: unknown) => {
     initializing = undefined; // let a later call retry
@@ -202,7 +271,7 @@ function knownSlowShape(src: string): boolean {
 
 /** tree-sitter's parse, bounded for long texts; null when it was not parsed (too slow a shape, or out of time). */
 export function boundedParse(p: TsParser, src: string): ReturnType<TsParser['parse']> {
-  if (src.length <= BOUNDED_LENGTH) return p.parse(src);
+  if (src.length <= BOUNDED_LENGTH) return parseText(p, src);
   if (knownSlowShape(src) || outOfTime()) return null;
   // The callback's boolean cancels the parse (tree-sitter ≥ 0.25); the declared type says void.
   const progressCallback = outOfTime as unknown as (state: unknown) => void;

@@ -31,7 +31,8 @@ export function visitBlock(c: Collector, node: SyntaxNode, ctx: Ctx): void {
 
 function visitStatement(c: Collector, node: SyntaxNode, ctx: Ctx): void {
   countStatement();
-  if (!c.clean && (node.hasError || node.isError || node.isMissing)) {
+  // The cheap flags first: hasError may ask the tree through the Node API (ADR 0076), which an ERROR node needs not.
+  if (!c.clean && (node.isError || node.isMissing || node.hasError)) {
     c.parts.push(unparsedPart(c.slice(node), ctx.keyword));
     return;
   }
@@ -359,7 +360,8 @@ function visitCommand(c: Collector, cmd: SyntaxNode, ctx: Ctx, outerRedirects: r
   const redirectTexts = [...ctx.redirects, ...ownRedirects.map((r) => redirectText(c, r))];
 
   // The part's text runs from the command to the end of its own redirections (not a heredoc's body or tail).
-  const start = Math.min(cmd.startIndex, ...redirectNodes.map((r) => r.startIndex));
+  let start = cmd.startIndex;
+  for (const r of redirectNodes) if (r.startIndex < start) start = r.startIndex;
   let end = cmd.endIndex;
   for (const r of ownRedirects) {
     if (r.type === 'heredoc_redirect') {
@@ -371,22 +373,23 @@ function visitCommand(c: Collector, cmd: SyntaxNode, ctx: Ctx, outerRedirects: r
   }
   let dynamicName = false;
   // Every dynamic node type starts with `$`, a backtick, `<(` or `>(`: a name without them needs no walk.
-  if (nameNode && mayExpand(c.src, nameNode.startIndex, nameNode.endIndex)) dynamicName = hasDescendantOf(nameNode, DYNAMIC_TYPES);
+  if (nameNode && c.mayExpand(nameNode.startIndex, nameNode.endIndex)) dynamicName = hasDescendantOf(nameNode, DYNAMIC_TYPES);
 
   const pipelineText =
     ctx.pipeline?.text ??
     (outerRedirects.length > 0 ? heredocPipelineText(c, cmd.parent?.type === 'redirected_statement' ? cmd.parent : cmd, outerRedirects) : undefined);
-  const part: Part = {
-    text: c.src.slice(start, end),
-    words,
-    ...(shapes.length === words.length ? { shapes } : {}),
-    redirects: redirectTexts,
-    origin: ctx.origin,
-    ...(dynamicName ? { dynamicName: true } : {}),
-    ...(ctx.keyword ? { keyword: ctx.keyword } : {}),
-    ...(pipelineText !== undefined ? { pipeline: pipelineText, pipeStage: ctx.pipeline?.stage ?? 0 } : {}),
-  };
-  c.parts.push(part);
+  // Built key by key in the order the spread literal had (optional keys only when set): no throw-away objects.
+  const part: Mutable<Part> = { text: c.src.slice(start, end), words };
+  if (shapes.length === words.length) part.shapes = shapes;
+  part.redirects = redirectTexts;
+  part.origin = ctx.origin;
+  if (dynamicName) part.dynamicName = true;
+  if (ctx.keyword) part.keyword = ctx.keyword;
+  if (pipelineText !== undefined) {
+    part.pipeline = pipelineText;
+    part.pipeStage = ctx.pipeline?.stage ?? 0;
+  }
+  c.parts.push(part as Part);
 
   // Bodies run by the command come after it: `sh -c '…'`, `eval …`, a shell fed by a heredoc or here-string.
   if (!dynamicName) emitNestedScripts(c, words, redirectNodes, ctx);
@@ -429,16 +432,19 @@ export function visitSimple(source: string, line: SimpleLine, ctx: Ctx, out: Par
       countStatement();
       const cmd = pl.commands[k]!;
       const pipeline = piped ? { text, stage: k } : ctx.pipeline;
+      // The part's own words go to the nested-script check too: resolveCommand keeps its answer for that array, which
+      // the deny scan and the classifier then ask about again (a copy would be read afresh).
+      const words = [...cmd.words];
       c.parts.push({
         text: source.slice(cmd.start, cmd.end),
-        words: [...cmd.words],
+        words,
         shapes: [...cmd.shapes],
         redirects: [...ctx.redirects, ...pl.outer, ...cmd.redirects],
         origin: ctx.origin,
         ...(ctx.keyword ? { keyword: ctx.keyword } : {}),
         ...(pipeline ? { pipeline: pipeline.text, pipeStage: pipeline.stage } : {}),
       });
-      emitNestedScripts(c, cmd.words, [], ctx);
+      emitNestedScripts(c, words, [], ctx);
     }
   }
   out.push(...c.parts);
@@ -453,7 +459,7 @@ export function heredocQuoted(c: Collector, r: SyntaxNode): boolean {
 function emitSubstitutions(c: Collector, node: SyntaxNode, ctx: Ctx): void {
   // A node's range covers its descendants, so text without `$(`, a backtick, `<(` or `>(` holds no substitution:
   // skip the walk.
-  if (!maySubstitute(c.src, node.startIndex, node.endIndex)) return;
+  if (!c.maySubstitute(node.startIndex, node.endIndex)) return;
   if (node.type === 'command_substitution') {
     visitBlock(c, node, { ...ctx, origin: 'substitution', keyword: undefined, redirects: [], pipeline: undefined });
     return;
@@ -476,22 +482,6 @@ function isNestedStatementHolder(n: SyntaxNode): boolean {
   return isStatementType(n.type) && n.parent?.type === 'heredoc_redirect';
 }
 
-/** Whether src[start, end) holds `needle` (without slicing it out). */
-function holds(src: string, needle: string, start: number, end: number): boolean {
-  const at = src.indexOf(needle, start);
-  return at >= 0 && at + needle.length <= end;
-}
-
-/** Whether src[start, end) could contain a command or process substitution (`$(…)`, `` `…` ``, `<(…)`, `>(…)`). */
-function maySubstitute(src: string, start: number, end: number): boolean {
-  return holds(src, '$(', start, end) || holds(src, '`', start, end) || holds(src, '<(', start, end) || holds(src, '>(', start, end);
-}
-
-/** Whether src[start, end) could contain an expansion or substitution (anything in DYNAMIC_TYPES). */
-function mayExpand(src: string, start: number, end: number): boolean {
-  return holds(src, '$', start, end) || holds(src, '`', start, end) || holds(src, '<(', start, end) || holds(src, '>(', start, end);
-}
-
 function hasDescendantOf(node: SyntaxNode, types: ReadonlySet<string>): boolean {
   if (types.has(node.type)) return true;
   for (const child of node.children) if (hasDescendantOf(child, types)) return true;
@@ -499,13 +489,17 @@ function hasDescendantOf(node: SyntaxNode, types: ReadonlySet<string>): boolean 
 }
 
 function makePart(c: Collector, node: SyntaxNode, ctx: Ctx, words: string[], redirects: string[], dynamicName: boolean): Part {
-  return {
-    text: c.slice(node),
-    words,
-    redirects: [...ctx.redirects, ...redirects],
-    origin: ctx.origin,
-    ...(dynamicName ? { dynamicName: true } : {}),
-    ...(ctx.keyword ? { keyword: ctx.keyword } : {}),
-    ...(ctx.pipeline ? { pipeline: ctx.pipeline.text, pipeStage: ctx.pipeline.stage } : {}),
-  };
+  const part: Mutable<Part> = { text: c.slice(node), words };
+  part.redirects = [...ctx.redirects, ...redirects];
+  part.origin = ctx.origin;
+  if (dynamicName) part.dynamicName = true;
+  if (ctx.keyword) part.keyword = ctx.keyword;
+  if (ctx.pipeline) {
+    part.pipeline = ctx.pipeline.text;
+    part.pipeStage = ctx.pipeline.stage;
+  }
+  return part as Part;
 }
+
+/** A part under construction: its keys are set one by one, in the order the part's readers expect. */
+type Mutable<T> = { -readonly [K in keyof T]?: T[K] };
