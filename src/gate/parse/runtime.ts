@@ -87,6 +87,11 @@ function directParse(options: Record<string, unknown>, p: TsParser): typeof dire
   }
 }
 
+/** Whether texts are parsed through the runtime's own entry (see ParseBinding). */
+export function directParseOn(): boolean {
+  return direct !== undefined;
+}
+
 /** Tests run the parse through web-tree-sitter's public `parse` to compare both (test/gate/parse-direct.test.ts). */
 export function withPublicParse<T>(fn: () => T): T {
   const before = direct;
