@@ -1,4 +1,5 @@
 // The static half of the gate for one line: parse, policy, classify every part. No stored approvals, no running.
+import { homedir } from 'node:os';
 import type { Config } from '../config/schema.js';
 import { classifyPart } from './classify.js';
 import { parseLine } from './parse.js';
@@ -28,15 +29,9 @@ export function analyzeLine(line: string, config: Pick<Config, 'policy'>, cwd: s
   if (line.trim() === '') return { command: line, policy: 'denied', policyReason: 'empty command', parts: [], level: 'safe' };
   const parsed = parseLine(line);
   const policy = checkPolicy(line, parsed.parts, config.policy);
-  const parts = parsed.parts.map((p) =>
-    classifyPart(p, {
-      rules: config.policy.rules,
-      cwd,
-      line,
-      ...(opts.home !== undefined ? { home: opts.home } : {}),
-      ...(opts.project !== undefined ? { project: opts.project } : {}),
-    }),
-  );
+  // The home folder once per line, not once per part (the classifier asks the system when it is not given one).
+  const classifyOpts = { rules: config.policy.rules, cwd, line, home: opts.home ?? homedir(), ...(opts.project !== undefined ? { project: opts.project } : {}) };
+  const parts = parsed.parts.map((p) => classifyPart(p, classifyOpts));
   const level = parts.reduce<Level>((acc, p) => maxLevel(acc, p.level), 'safe');
   return policy.verdict === 'denied'
     ? { command: line, policy: 'denied', policyReason: policy.reason, ...(policy.rule !== undefined ? { policyRule: policy.rule } : {}), parts, level }

@@ -90,7 +90,7 @@ const RISKY_ENV = { test: (name: string): boolean => RISKY_ENV_NAMES.has(name) |
 
 const HARMLESS_TARGET = /^(\/dev\/(null|stdout|stderr|tty|fd\/\d+)|&?\d+|&?-)$/;
 const DISK_TARGET = /^\/dev\/(sd[a-z]|nvme\d|r?disk\d|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d)/;
-const WISP_STATE = /(^|[\s'"=/])\.wisp(\/|\b)|\$\{?WISP_HOME\b/;
+export const WISP_STATE = /(^|[\s'"=/])\.wisp(\/|\b)|\$\{?WISP_HOME\b/;
 /** WISP_STATE's alternatives need `.wisp` or `WISP_HOME` as written (it ignores no case): a text with neither skips it. */
 const mayTouchWispState = (text: string): boolean => !shortcuts.on || text.includes('.wisp') || text.includes('WISP_HOME');
 
@@ -209,22 +209,92 @@ function valueAsCode(c: CmdView): boolean {
   return evaluates;
 }
 
+/** What the secret and wisp-state expressions are tested on: the text a rule may look at (`fullText`). */
+interface RatedText {
+  /** Whether `re` (CREDENTIALS or SENSITIVE) matches the text or its path-tidied form. */
+  names(re: RegExp): boolean;
+  touchesWispState(): boolean;
+}
+
+/** The full way: `fullText` as one string. */
+class Whole implements RatedText {
+  private readonly text: string;
+  private readonly tidy: string;
+  private readonly secrets: boolean;
+  constructor(c: CmdView) {
+    this.text = fullText(c);
+    this.tidy = tidyPaths(this.text);
+    this.secrets = mayNameSecrets(this.text);
+  }
+  names(re: RegExp): boolean {
+    return this.secrets && (re.test(this.text) || (this.tidy !== this.text && re.test(this.tidy)));
+  }
+  touchesWispState(): boolean {
+    return WISP_STATE.test(this.text);
+  }
+}
+
+/**
+ * `fullText`'s pieces (the part's text, its words joined when that differs, each redirection) one by one, each
+ * once: for a plain part the words joined are its text, and `fullText` holds it twice (ADR 0083). An expression
+ * matches `a + '\n' + b` exactly when it matches `a` or `b`: every alternative of the three is literal characters
+ * but a leading `(^|[…\s…])`, which at a joint takes the `\n` where the piece alone takes `^`, and a `\b`, which
+ * sees `\n` as it sees a text's end (test/gate/classify-pieces.test.ts checks this on the expressions).
+ */
+class Pieces implements RatedText {
+  private readonly c: CmdView;
+  /** The words joined, when that is not the part's text. */
+  private readonly joined: string | undefined;
+  constructor(c: CmdView) {
+    this.c = c;
+    this.joined = joinsTo(c.words, c.text) ? undefined : c.words.join(' ');
+  }
+  names(re: RegExp): boolean {
+    if (namedIn(re, this.c.text) || (this.joined !== undefined && namedIn(re, this.joined))) return true;
+    for (const r of this.c.part.redirects) if (namedIn(re, r)) return true;
+    return false;
+  }
+  touchesWispState(): boolean {
+    if (wispIn(this.c.text) || (this.joined !== undefined && wispIn(this.joined))) return true;
+    for (const r of this.c.part.redirects) if (wispIn(r)) return true;
+    return false;
+  }
+}
+
+/** Whether `words.join(' ')` is `text`, without building it (a plain part's words are its text). */
+export function joinsTo(words: readonly string[], text: string): boolean {
+  let at = 0;
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    if (i > 0) {
+      if (text.charCodeAt(at) !== 32) return false;
+      at++;
+    }
+    if (!text.startsWith(w, at)) return false;
+    at += w.length;
+  }
+  return at === text.length;
+}
+
+/** `re` on one piece: skipped without an anchor; the tidied piece tried only when tidying changes it (`//`, `/./`). */
+function namedIn(re: RegExp, text: string): boolean {
+  if (!mayNameSecrets(text)) return false;
+  return re.test(text) || ((text.includes('//') || text.includes('/./')) && re.test(tidyPaths(text)));
+}
+
+const wispIn = (text: string): boolean => mayTouchWispState(text) && WISP_STATE.test(text);
+
 /**
  * Rates one command view: adds its findings to `findings` and returns whether the read-only table calls it safe
  * (`table`: given for the part as a whole; rough segments of an unparsed part never are).
  */
 function rate(c: CmdView, table: TableVerdict, findings: Finding[]): boolean {
   const from = findings.length;
-  const text = fullText(c);
   // `<tool> --version` only prints; the tool's own families (interpreter, build…) do not apply.
   const versionOnly = isVersionOrHelp(c);
   if (!versionOnly) for (const family of familiesFor(c)) for (const f of family(c)) findings.push(f);
-  // Each expression runs once per distinct text: the tidied one only when tidying changed something.
-  // Tidying changes a text only where it holds `//` or `/./`.
-  const tidy = !shortcuts.on || text.includes('//') || text.includes('/./') ? tidyPaths(text) : text;
-  const secrets = mayNameSecrets(text);
-  const names = (re: RegExp): boolean => secrets && (re.test(text) || (tidy !== text && re.test(tidy)));
-  if (names(CREDENTIALS)) findings.push(dangerous('touches credentials'));
+  const texts = shortcuts.on ? new Pieces(c) : new Whole(c);
+  if (texts.names(CREDENTIALS)) findings.push(dangerous('touches credentials'));
   redirectFindings(c, findings);
 
   // Safe only by construction: the read-only table decides; nothing below can lower a level.
@@ -237,12 +307,12 @@ function rate(c: CmdView, table: TableVerdict, findings: Finding[]): boolean {
   if (c.exe !== '') assignmentFindings(c.r.assignments, findings);
 
   builtinAssignmentFindings(c, findings);
-  if (!readOnly && mayTouchWispState(text) && WISP_STATE.test(text)) findings.push(dangerous("touches wisp's own state (approvals, config, pending answers)"));
+  if (!readOnly && texts.touchesWispState()) findings.push(dangerous("touches wisp's own state (approvals, config, pending answers)"));
   if (readOnly && !c.part.unparsed) {
     if (/\$\(|`/.test(c.text)) findings.push(moderate('its arguments come from another command'));
     if (valueAsCode(c)) findings.push(moderate("evaluates a variable's value as code (arithmetic, a computed name), which runs any command hidden in it"));
     if (/[<>]\(/.test(c.text)) findings.push(moderate('reads or writes through a process substitution'));
-    if (names(SENSITIVE)) findings.push(moderate('mentions a file or value that may hold secrets'));
+    if (texts.names(SENSITIVE)) findings.push(moderate('mentions a file or value that may hold secrets'));
   }
   // The table's reason explains a part nothing else flagged (an unknown program or option, an expansion …).
   if (!table.safe && !flagged(findings, from)) findings.push(moderate(table.reason));
@@ -331,13 +401,7 @@ export function classifyPart(part: Part, opts: ClassifyOptions): PartVerdict {
 
   const pipelineScoped = findings.some((f) => f.level === 'dangerous' && f.scope === 'pipeline') && part.pipeline !== undefined;
   const pattern = level === 'dangerous' ? (pipelineScoped ? part.pipeline! : exactKey(part, executable)) : patternFor(part, executable);
-  return {
-    text: part.text,
-    executable,
-    level,
-    reasons,
-    pattern,
-    knownSafe: knownSafeByList && level === 'safe',
-    ...(ask !== undefined ? { ask } : {}),
-  };
+  const verdict: PartVerdict = { text: part.text, executable, level, reasons, pattern, knownSafe: knownSafeByList && level === 'safe' };
+  if (ask !== undefined) return { ...verdict, ask };
+  return verdict;
 }

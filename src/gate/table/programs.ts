@@ -495,7 +495,12 @@ export function allPrograms(): Readonly<Record<string, ProgramSpec>> {
 
 /** The row for `name`, or undefined when it has none (own properties only: no `constructor`, no `__proto__`). */
 export function programRow(name: string): ProgramSpec | undefined {
-  return COMMON_ROWS.get(name) ?? (allRows ??= new Map(Object.entries(allPrograms()))).get(name);
+  // Once the full table is built, COMMON's rows are written over it: one lookup instead of two, the same answer.
+  if (allRows !== undefined) return allRows.get(name);
+  const common = COMMON_ROWS.get(name);
+  if (common !== undefined) return common;
+  allRows = new Map([...Object.entries(allPrograms()), ...COMMON_ROWS]);
+  return allRows.get(name);
 }
 
 const buildTable = (): Record<string, ProgramSpec> => ({
