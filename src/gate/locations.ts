@@ -3,7 +3,7 @@
 // listed as never readable, and must not carry a secret's name (the containment's list, src/sandbox/secrets.ts).
 // Pure: it compares strings and never looks at the disk (a link inside the project is the containment's business).
 import { posix } from 'node:path';
-import { SECRET_NAME_EXAMPLES, isSecretFileName, isSecretPath } from '../sandbox/secrets.js';
+import { SECRET_DIRS, SECRET_NAME_EXAMPLES, isSecretFileName, isSecretPath } from '../sandbox/secrets.js';
 import { componentMatches, globMatcher, hasWildcard, tooIntricate } from './glob.js';
 import { shortcuts } from './shortcuts.js';
 import type { WordShape } from './types.js';
@@ -287,6 +287,32 @@ function fromRepositoryRoot(word: string): boolean {
 /** The first component of every SYSTEM_FILES path: only a path starting with one of these can be such a file. */
 const SYSTEM_FILE_HEADS: ReadonlySet<string> = new Set([...SYSTEM_FILES].map((f) => components(f)[0] ?? ''));
 
+/** The path below the root: the components from `from` on that are not globs, joined. */
+function belowRoot(t: Target, from: number): string {
+  let below = '';
+  for (let i = from; i < t.parts.length; i++) if (!isGlobAt(t, i)) below += (below === '' ? '' : '/') + t.parts[i]!;
+  return below;
+}
+
+/** The containment's secret folders as a set: isSecretDirName looks the lower-cased name up in the list as written. */
+const SECRET_DIR_SET: ReadonlySet<string> = new Set(SECRET_DIRS);
+
+/**
+ * `isSecretPath(belowRoot(t, from))` read from the components already at hand (ADR 0083): that path's components are
+ * exactly the non-glob components from `from` on (none is empty, none holds `/`), so a secret folder among them is
+ * one of their lower-cased forms in the set, and its last component (`basename`) is the last of them ('' when none,
+ * which names no secret file).
+ */
+function secretBelow(t: Target, from: number): boolean {
+  let last: string | undefined;
+  for (let i = from; i < t.parts.length; i++) {
+    if (isGlobAt(t, i)) continue;
+    if (SECRET_DIR_SET.has(t.lower[i]!)) return true;
+    last = t.parts[i]!;
+  }
+  return isSecretFileName(last ?? '');
+}
+
 /**
  * Why reading the file word `word` unasked is not allowed, or undefined when it lies in an allowed location.
  * `recursive`: the program reads every file below a folder it is given (grep -r, rg), so the folder must not hold a
@@ -321,9 +347,7 @@ export function fileWordReason(word: string, shape: WordShape, places: Places, r
   for (const n of entries) {
     if (reaches(target, n, recursive, root)) return `${recursive && parts.length < n.steps.length ? 'searches a folder that holds' : 'reads'} ${n.why} (${word})`;
   }
-  let below = '';
-  for (let i = root.length; i < parts.length; i++) if (!isGlobAt(target, i)) below += (below === '' ? '' : '/') + parts[i]!;
-  if (isSecretPath(below)) return `names a file that may hold secrets (${word})`;
+  if (shortcuts.on ? secretBelow(target, root.length) : isSecretPath(belowRoot(target, root.length))) return `names a file that may hold secrets (${word})`;
   for (let i = fixed; i < parts.length; i++) {
     const hit = globs![i] ? secretGlob(parts[i]!) : undefined;
     if (hit !== undefined) return `a glob that can match a secret's name such as ${hit} (${word})`;

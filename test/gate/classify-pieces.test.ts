@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { analyzeLine } from '../../src/gate/analyze.js';
 import { CREDENTIALS, SENSITIVE, WISP_STATE, joinsTo, mayNameSecrets } from '../../src/gate/classify.js';
 import { defaultConfig } from '../../src/config/schema.js';
+import { type Places, fileWordReason } from '../../src/gate/locations.js';
 import { initParser, parseLine } from '../../src/gate/parse.js';
 import { shortcuts } from '../../src/gate/shortcuts.js';
 import { prng } from '../helpers/prng.js';
@@ -94,6 +95,40 @@ describe('the pieces say what the joined text says', () => {
       const full = JSON.stringify(analyzeLine(line, config, '/work/project', { home: '/home/person' }));
       shortcuts.on = true;
       if (fast !== full) differences.push(`${line}: ${fast} vs ${full}`);
+    }
+    expect(differences).toEqual([]);
+  });
+});
+
+describe('a secret below the root read from the components at hand', () => {
+  it('says what isSecretPath on the joined path says, for generated words in odd places', () => {
+    const r = prng(8384);
+    const pieces = [
+      '.ssh', '.SSH', '.Aws', '.gnupg', '.password-store', '.terraform.d', '.vault', '.config', 'id_rsa', 'ID_RSA', 'id_rsa.pub', 'id_ed25519_sk',
+      'id_rsa-old', '.env', '.ENV', '.env.local', 'prod.env', 'x.pem', 'X.PEM', 'a.key.pub', 'credentials', 'Credentials.json', 'secrets.yml',
+      '.netrc', '_netrc', '.npmrc', '.envrc', 'src', 'a', '*', '*.pem', 's*', '..', '.', '', 'README.md', 'work', 'project', 'home', 'person',
+    ];
+    const places: Places[] = [
+      { cwd: '/work/project', project: '/work/project', home: '/home/person' },
+      { cwd: '/', project: '/', home: '/' },
+      { cwd: '/home/person/.ssh', project: '/home/person', home: '/home/person' },
+    ];
+    const differences: string[] = [];
+    for (let i = 0; i < 6000 && differences.length < 10; i++) {
+      let w = r() < 0.3 ? '/' : r() < 0.1 ? '~/' : '';
+      for (let k = Math.floor(r() * 5); k >= 0; k--) w += pieces[Math.floor(r() * pieces.length)]! + (k > 0 ? '/' : '');
+      for (const at of places) {
+        for (const shape of ['literal', 'glob'] as const) {
+          for (const recursive of [false, true]) {
+            shortcuts.on = true;
+            const fast = fileWordReason(w, shape, at, recursive) ?? null;
+            shortcuts.on = false;
+            const full = fileWordReason(w, shape, at, recursive) ?? null;
+            shortcuts.on = true;
+            if (fast !== full) differences.push(`${w} ${shape} ${recursive} in ${JSON.stringify(at)}: ${fast} vs ${full}`);
+          }
+        }
+      }
     }
     expect(differences).toEqual([]);
   });
