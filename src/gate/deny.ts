@@ -108,6 +108,12 @@ export function textsLeftUnparsed(): number {
   return unparsedTexts;
 }
 
+/** How many lines were found clear of every entry without a scan (ADR 0082): the differential test checks it. */
+let clearedAtOnce = 0;
+export function linesClearedAtOnce(): number {
+  return clearedAtOnce;
+}
+
 /** Off while a test scans a line with `everyCommand`: every shortcut of ADR 0073 is then skipped. */
 let shortcuts = true;
 
@@ -768,10 +774,15 @@ function lineMayFetch(budget: ScanBudget): boolean {
   return budget.mayFetch;
 }
 
+/** Whether an entry looks at a command by this name (see ENTRY_NAMES). */
+function nameMayMatter(n: string): boolean {
+  return ENTRY_NAMES.has(n) || INTERPRETERS.test(n) || FORMATTERS.test(n) || WISP_NAME.test(n);
+}
+
 /** Whether any entry could apply to `c` (see ENTRY_NAMES). */
 function mayMatter(c: Cmd): boolean {
   if (c.part.dynamicName === true) return true;
-  for (const n of c.names) if (ENTRY_NAMES.has(n) || INTERPRETERS.test(n) || FORMATTERS.test(n) || WISP_NAME.test(n)) return true;
+  for (const n of c.names) if (nameMayMatter(n)) return true;
   for (const w of c.words) if (ANSWERING_SUBCOMMANDS.has(w)) return true;
   return false;
 }
@@ -799,7 +810,31 @@ export function builtinDeny(line: string, parts: readonly Part[], opts: DenyScan
   }
 }
 
+/**
+ * Whether the line is one plain command that no entry can apply to (ADR 0082): one parsed part, no redirection, no
+ * computed program name, a plain program word (its only name, no assignment) that is no wrapper, launcher, shell,
+ * privilege program or name an entry looks at, none of wisp's answering subcommands among its words, and a rough
+ * reading of the line that is exactly its words. The full scan would then find that one command twice (the part, the
+ * line read roughly), show no entry either, charge 4 × its words (under MAX_DENY_WORK for fewer than 12,500 words)
+ * and find no redirection to a device: it answers undefined, as this does.
+ */
+function plainAndClear(line: string, parts: readonly Part[]): boolean {
+  if (parts.length !== 1) return false;
+  const p = parts[0]!;
+  if (p.unparsed === true || p.dynamicName === true || p.redirects.length > 0) return false;
+  const words = p.words;
+  const program = words[0];
+  if (program === undefined || words.length > 1_000 || !PLAIN_NAME.test(program) || isAssignment(program)) return false;
+  if (isWrapper(program) || LAUNCHERS.has(program) || SHELLS.has(program) || PRIVILEGE.has(program) || nameMayMatter(program)) return false;
+  for (const w of words) if (ANSWERING_SUBCOMMANDS.has(w)) return false;
+  return roughlyPlain(line) && !line.includes('\u0000') && roughlyOneList(line, words);
+}
+
 function scanLine(line: string, parts: readonly Part[], opts: DenyScanOptions): DenyHit | undefined {
+  if (shortcuts && opts.rescanLine !== true && plainAndClear(line, parts)) {
+    clearedAtOnce++;
+    return undefined;
+  }
   try {
     // The raw line read roughly too: where the parser and the shell could disagree (`>` then a newline is a syntax
     // error to bash, a redirect to the parser), over-reading is the side to err on (fail closed).

@@ -4,7 +4,7 @@
 // splits a text with no special character at once. Each is checked here against the scan without it, entry and
 // part, over the golden lines and over lines built to sit on the edges of those shortcuts.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { builtinDeny, textsLeftUnparsed } from '../../src/gate/deny.js';
+import { builtinDeny, linesClearedAtOnce, textsLeftUnparsed } from '../../src/gate/deny.js';
 import { initParser, parseLine } from '../../src/gate/parse.js';
 import { roughlyOneList, roughlyPlain, roughSegments, roughSegmentsByLoop } from '../../src/gate/words.js';
 import { prng } from '../helpers/prng.js';
@@ -129,8 +129,11 @@ function differences(lines: readonly string[]): { differences: string[]; denied:
 
 describe('the deny scan with its shortcuts finds what it finds without them', () => {
   it('on every golden line: the same entry and part', { timeout: 300_000 }, () => {
+    const cleared = linesClearedAtOnce();
     const { differences: d, denied } = differences(goldenLines());
     expect(denied).toBeGreaterThan(1_000);
+    // The one-plain-command shortcut (ADR 0082) was taken on many of them.
+    expect(linesClearedAtOnce() - cleared).toBeGreaterThan(1_000);
     expect(d.slice(0, 10)).toEqual([]);
   });
 
@@ -179,6 +182,10 @@ describe('the deny scan with its shortcuts finds what it finds without them', ()
     ['another wisp agent started from a launcher\'s text', `tmux new 'x(1); WISP chat'`, 'nested-agent'],
     ['rm of the root in a launcher\'s JavaScript (ADR 0082: a `/` is there)', `node -e "x('a'); rm -rf /"`, 'delete-root'],
     ['rm --no-preserve-root split by quotes in a launcher\'s text', `node -e "x('a'); rm -r --no-pre''serve-root ~"`, 'delete-root'],
+    ['a plain rm of the root', 'rm -rf /', 'delete-root'],
+    ['a plain formatter', 'mkfs.ext4 x', 'disk-write'],
+    ['a plain wisp agent', 'wisp-cli chat', 'nested-agent'],
+    ['an answering subcommand after a plain program', 'x/wisp approvals approve 1', 'answer-escalation'],
     ['cp onto a disk in a launcher\'s text', `tmux new 'x(1); cp a /dev/sda'`, 'disk-write'],
     ['tee onto a disk after a pipe in a launcher\'s text', `tmux new 'x(1) | tee /dev/sda'`, 'disk-write'],
   ])('%s is still refused: %s', (_name, line, entry) => {
