@@ -79,8 +79,17 @@ describe('the simple-line reader', () => {
 
   it('globs are read as globs, exactly as tree-sitter reads them', () => {
     for (const line of ['ls *.ts | wc -l', 'rm -rf /* && ls', "ls '*.ts' | cat", 'cat ?x && ls', 'ls "*" ; ls *']) same(line);
-    notTaken(['ls [ab]* | cat', 'ls {a,b} | cat', 'ls !(x) | cat', 'ls {} | cat']);
+    notTaken(['ls [ab]* | cat', 'ls {a,b} | cat', 'ls !(x) | cat', 'ls { } | cat', 'ls {}} | cat', 'ls {{} | cat', 'ls {1..3} | cat', 'ls } | cat']);
     for (const line of ['ls ~/* | cat', 'git diff HEAD~1 | head', 'ls ~ && ls ~root']) same(line);
+  });
+
+  it('takes the placeholder `{}` in an argument as tree-sitter reads it: a dynamic word (ADR 0081)', () => {
+    for (const line of ['ls | grep -v node_modules | xargs -I{} du -sh {}', 'seq 10 | xargs -I{} echo item {}', "find src -name '*.test.ts' -exec wc -l {} +", 'ls {} | cat', 'echo a{}b {}.txt *{} {}? "{}"x']) {
+      expect(isSimpleLine(line), JSON.stringify(line)).toBe(true);
+      same(line);
+    }
+    // Not as a program name, nor as a redirection's target.
+    notTaken(['{} | cat', 'ls > {}', 'ls 2> x{} && ls', '{}x a']);
   });
 
   it('`=` in a program name (an assignment) or at a word start leaves the subset', () => {

@@ -12,7 +12,7 @@ import { VOCABULARY, blank, pick, randomWord } from './plain-words.js';
 
 /** What a quoted stretch may hold: word characters, blanks and the characters that mean something unquoted. */
 const QUOTED_CHARS = 'abcXYZ019_./-,:@%+= \t*?~^!#$`\\|;&(){}[]<>\'"é\u00a0';
-/** Characters just outside the subset, dropped into a line now and then. */
+/** Characters just outside the subset, dropped into a line now and then (braces: `{}` alone is in it, ADR 0081). */
 const NEAR_CHARS = '~!#$^&*()[]{}\\|;\'"<>?`\n\r\0\u00a0é\u2028=+:';
 const SEPARATORS = ['|', '&&', '||', ';'];
 
@@ -28,6 +28,8 @@ function word(r: () => number): string {
   const roll = r();
   if (roll < 0.5) return pick<string>(r, VOCABULARY);
   if (roll < 0.55) return pick<string>(r, ['~', '~/x', 'HEAD~1', 'a^b', '^x', '~root', 'x~', '*.ts', '?', 'a*b?']);
+  // xargs's and find's placeholder, in and around words (ADR 0081), and braces just outside what the reader takes.
+  if (roll < 0.6) return pick<string>(r, ['{}', '-I{}', '{}.txt', 'a{}b', '{}{}', '*{}', '{}?', "'{}'", '"{}"x', '{}\'x\'', '{', '}', '{}}', '{{}', '{a,b}', '{1..3}', '}{', '{ }', '-i{}', '={}', '{}=x', '~{}', '{}+', '+{}', '2{}', '{}:x', '{}-']);
   if (roll < 0.75) return randomWord(r);
   if (roll < 0.88) return quoted(r);
   // A word of pieces: `a'b'c`, `"x"y`, `--opt="v v"`.

@@ -2,8 +2,8 @@
 // commands of plain words and simple quotes joined by `|`, `&&`, `||` and `;` — that gives the parts tree-sitter's
 // walk gives, without tree-sitter (whose parse time grows faster than linearly with pipeline stages). It accepts a
 // small, closed subset and returns undefined for anything else, which then takes the tree-sitter path (fail closed):
-// no `$`, backticks, backslashes, parentheses, braces, brackets, `!`, `#`, `&` alone, newlines, control or non-ASCII
-// characters; program names of plain characters only, no reserved words or assignments. Redirections only of a closed
+// no `$`, backticks, backslashes, parentheses, braces (but for the pair `{}` in an argument, ADR 0081), brackets, `!`,
+// `#`, `&` alone, newlines, control or non-ASCII characters; program names of plain characters only, no reserved words or assignments. Redirections only of a closed
 // set, after a command's words, where tree-sitter's reading of them is known (ADR 0075). A differential fuzz test
 // (test/fuzz/simple-lines.fuzz.test.ts; many more lines in test:stress) keeps it equal to tree-sitter.
 import type { WordShape } from '../types.js';
@@ -85,7 +85,9 @@ const enum Ch {
   At = 0x40,
   Underscore = 0x5f,
   Caret = 0x5e,
+  OpenBrace = 0x7b,
   Pipe = 0x7c,
+  CloseBrace = 0x7d,
   Tilde = 0x7e,
 }
 
@@ -148,8 +150,12 @@ class Reader {
     return this.i + offset < this.src.length ? this.src.charCodeAt(this.i + offset) : -1;
   }
 
-  /** One word: a run of unquoted word characters and quoted stretches, touching each other. */
-  word(): { value: string; shape: WordShape; start: number } {
+  /**
+   * One word: a run of unquoted word characters and quoted stretches, touching each other. An argument may also hold
+   * the unquoted pair `{}` (`xargs -I{}`, `find … {} +`): tree-sitter-bash reads it as the words `{` and `}` joined
+   * into the word, so its value is `{}` and the word is dynamic (ADR 0081). Any other brace leaves the subset.
+   */
+  word(braces = false): { value: string; shape: WordShape; start: number } {
     const s = this.src;
     const start = this.i;
     let value = '';
@@ -161,10 +167,14 @@ class Reader {
         const from = this.i;
         while (this.i < s.length && isWordChar(s.charCodeAt(this.i))) {
           const w = s.charCodeAt(this.i);
-          if (w === Ch.Star || w === Ch.Question) shape = 'glob';
+          if ((w === Ch.Star || w === Ch.Question) && shape === 'literal') shape = 'glob';
           this.i++;
         }
         value += s.slice(from, this.i);
+      } else if (braces && c === Ch.OpenBrace && this.at(1) === Ch.CloseBrace) {
+        value += '{}';
+        shape = 'dynamic';
+        this.i += 2;
       } else if (c === Ch.Quote || c === Ch.DoubleQuote) {
         const from = ++this.i;
         for (;;) {
@@ -231,7 +241,7 @@ class Reader {
       }
       // A word after a redirection: tree-sitter makes it a second target of the redirection (`> out arg`).
       if (redirects !== undefined) throw NOT_SIMPLE;
-      const w = this.word();
+      const w = this.word(true);
       words.push(w.value);
       shapes.push(w.shape);
       lastRaw = this.src.slice(w.start, this.i);
