@@ -811,23 +811,37 @@ export function builtinDeny(line: string, parts: readonly Part[], opts: DenyScan
 }
 
 /**
- * Whether the line is one plain command that no entry can apply to (ADR 0082): one parsed part, no redirection, no
- * computed program name, a plain program word (its only name, no assignment) that is no wrapper, launcher, shell,
- * privilege program or name an entry looks at, none of wisp's answering subcommands among its words, and a rough
- * reading of the line that is exactly its words. The full scan would then find that one command twice (the part, the
- * line read roughly), show no entry either, charge 4 × its words (under MAX_DENY_WORK for fewer than 12,500 words)
- * and find no redirection to a device: it answers undefined, as this does.
+ * Whether the line is plain commands that no entry can apply to (ADR 0082): parsed parts with no redirection and no
+ * computed program name, and the line's rough reading, each a word list whose program word is plain (its only name,
+ * no assignment) and neither a wrapper, launcher, shell or privilege program nor a name any entry looks at, with none
+ * of wisp's answering subcommands among its words. The full scan would find each list as its one command (nothing to
+ * peel, no operand read), show no entry a command (`mayMatter` says no to each), find no redirection to a device,
+ * and charge at most twice the words of the lists: under MAX_DENY_WORK, as at most 20,000 words are taken. So it
+ * answers undefined, as this does.
  */
 function plainAndClear(line: string, parts: readonly Part[]): boolean {
-  if (parts.length !== 1) return false;
-  const p = parts[0]!;
-  if (p.unparsed === true || p.dynamicName === true || p.redirects.length > 0) return false;
-  const words = p.words;
+  if (parts.length === 0) return false;
+  let words = 0;
+  for (const p of parts) {
+    if (p.unparsed === true || p.dynamicName === true || p.redirects.length > 0 || !clearList(p.words)) return false;
+    words += p.words.length;
+  }
+  // Most often the rough reading is the one part's own list: no need to build it.
+  if (parts.length === 1 && roughlyPlain(line) && !line.includes('\u0000') && roughlyOneList(line, parts[0]!.words)) return words <= 10_000;
+  for (const list of roughSegments(line)) {
+    if (!clearList(list)) return false;
+    words += list.length;
+  }
+  return words <= 20_000;
+}
+
+/** A word list that is one command no entry looks at and that leads the scan nowhere (see plainAndClear). */
+function clearList(words: readonly string[]): boolean {
   const program = words[0];
-  if (program === undefined || words.length > 1_000 || !PLAIN_NAME.test(program) || isAssignment(program)) return false;
+  if (program === undefined || !PLAIN_NAME.test(program) || isAssignment(program)) return false;
   if (isWrapper(program) || LAUNCHERS.has(program) || SHELLS.has(program) || PRIVILEGE.has(program) || nameMayMatter(program)) return false;
   for (const w of words) if (ANSWERING_SUBCOMMANDS.has(w)) return false;
-  return roughlyPlain(line) && !line.includes('\u0000') && roughlyOneList(line, words);
+  return true;
 }
 
 function scanLine(line: string, parts: readonly Part[], opts: DenyScanOptions): DenyHit | undefined {
