@@ -68,10 +68,12 @@ export const SENSITIVE =
  */
 // One scan instead of lower-casing the text and searching it ten times (ADR 0074). It ignores case the way the two
 // expressions do (the same `i` flag), so whatever they can match, it matches.
-const SECRET_ANCHORS = /[./]|id_|keychain|secret|token|passw|credential|private|_history|api|cookies/i;
+// The `.` and `/` are looked for first, by a plain search (ADR 0083): most texts hold one, and the words' expression
+// alone scans a text faster than with the class among its alternatives. The two together match what the one did.
+const SECRET_ANCHOR_WORDS = /id_|keychain|secret|token|passw|credential|private|_history|api|cookies/i;
 const ANCHOR_WORDS = ['id_', 'keychain', 'secret', 'token', 'passw', 'credential', 'private', '_history', 'api', 'cookies'];
 export function mayNameSecrets(text: string): boolean {
-  if (shortcuts.on) return SECRET_ANCHORS.test(text);
+  if (shortcuts.on) return text.includes('.') || text.includes('/') || SECRET_ANCHOR_WORDS.test(text);
   if (text.includes('.') || text.includes('/')) return true;
   const lower = text.toLowerCase();
   return ANCHOR_WORDS.some((a) => lower.includes(a));
@@ -109,10 +111,16 @@ interface RedirectInfo {
   readonly target: string;
 }
 
+/** The first word of the first segment that has one (what `.flat()[0]` gives, without the flat copy). */
+function firstWord(segments: readonly (readonly string[])[]): string | undefined {
+  for (const words of segments) if (words.length > 0) return words[0];
+  return undefined;
+}
+
 function readRedirect(text: string): RedirectInfo | undefined {
   const m = /^\s*(?:(?:\d+|\{\w+\})\s*)?(&>>|&>|>>|>\||>&|>|<<<|<<-|<<|<>|<&|<)\s*([\s\S]*)$/.exec(text);
   if (!m) return undefined;
-  const target = roughSegments(m[2]!).flat()[0] ?? m[2]!.trim();
+  const target = firstWord(roughSegments(m[2]!)) ?? m[2]!.trim();
   return { op: m[1]!, target };
 }
 
