@@ -471,10 +471,50 @@ const tail = headTail('fF', { '--follow': null, '--retry': null, '--sleep-interv
 // ---------------------------------------------------------------- the table
 
 /**
+ * Every row in one shape (ADR 0083): the rows are written as literals with whichever fields they need, about fifty
+ * shapes in all, so each field read of the option parser saw many shapes and took the engine's slow generic path.
+ * The same fields, in the same order, with `undefined` for an absent one, read the same everywhere (a row never
+ * asks whether a field is present, only what it holds). Sub-command rows too. A row written once and used under
+ * several names (`ls`, `dir`, `vdir`) stays one object.
+ */
+const uniformRows = new WeakMap<ProgramSpec, ProgramSpec>();
+export function uniformRow<S extends ProgramSpec>(spec: S): S {
+  const known = uniformRows.get(spec);
+  if (known !== undefined) return known as S;
+  const row: ProgramSpec & { leading?: number } = {
+    flags: spec.flags,
+    values: spec.values,
+    long: spec.long,
+    optionalLong: spec.optionalLong,
+    abbreviations: spec.abbreviations,
+    numericOption: spec.numericOption,
+    permute: spec.permute,
+    noOptions: spec.noOptions,
+    operands: spec.operands,
+    globSafe: spec.globSafe,
+    subcommands: spec.subcommands === undefined ? undefined : uniformRecord(spec.subcommands),
+    bareAllowed: spec.bareAllowed,
+    check: spec.check,
+    recursive: spec.recursive,
+    files: spec.files,
+    leading: (spec as { leading?: number }).leading,
+  };
+  uniformRows.set(spec, row);
+  return row as S;
+}
+
+/** A record of rows with each row in the one shape; the same own names. */
+function uniformRecord<S extends ProgramSpec>(rows: Readonly<Record<string, S>>): Record<string, S> {
+  const out: Record<string, S> = {};
+  for (const [name, spec] of Object.entries(rows)) Object.defineProperty(out, name, { value: uniformRow(spec), enumerable: true, writable: true, configurable: true });
+  return out;
+}
+
+/**
  * The rows wanted most, built at module load. Every one of them is also in the full table under the same name (a
  * test checks they are the same objects), so looking here first changes no answer.
  */
-const COMMON: Readonly<Record<string, ProgramSpec>> = { ls, cat, head, tail, wc, grep, rg, sed, awk, sort, find, jq, git };
+const COMMON: Readonly<Record<string, ProgramSpec>> = uniformRecord({ ls, cat, head, tail, wc, grep, rg, sed, awk, sort, find, jq, git });
 
 let table: Readonly<Record<string, ProgramSpec>> | undefined;
 
@@ -490,7 +530,7 @@ let allRows: ReadonlyMap<string, ProgramSpec> | undefined;
  * start on a loaded machine (docs/performance.md, issue #16), and `check -- ls` needs only COMMON.
  */
 export function allPrograms(): Readonly<Record<string, ProgramSpec>> {
-  return (table ??= buildTable());
+  return (table ??= uniformRecord(buildTable()));
 }
 
 /** The row for `name`, or undefined when it has none (own properties only: no `constructor`, no `__proto__`). */
@@ -632,4 +672,4 @@ export const WRAPPERS: Readonly<Record<string, ProgramSpec & { readonly leading?
 };
 
 /** WRAPPERS by name (see COMMON_ROWS). */
-export const WRAPPER_ROWS: ReadonlyMap<string, ProgramSpec & { readonly leading?: number }> = new Map(Object.entries(WRAPPERS));
+export const WRAPPER_ROWS: ReadonlyMap<string, ProgramSpec & { readonly leading?: number }> = new Map(Object.entries(uniformRecord(WRAPPERS)));
