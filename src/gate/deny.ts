@@ -811,19 +811,21 @@ export function builtinDeny(line: string, parts: readonly Part[], opts: DenyScan
 }
 
 /**
- * Whether the line is plain commands that no entry can apply to (ADR 0082): parsed parts with no redirection and no
- * computed program name, and the line's rough reading, each a word list whose program word is plain (its only name,
- * no assignment) and neither a wrapper, launcher, shell or privilege program nor a name any entry looks at, with none
- * of wisp's answering subcommands among its words. The full scan would find each list as its one command (nothing to
- * peel, no operand read), show no entry a command (`mayMatter` says no to each), find no redirection to a device,
- * and charge at most twice the words of the lists: under MAX_DENY_WORK, as at most 20,000 words are taken. So it
- * answers undefined, as this does.
+ * Whether the line is plain commands that no entry can apply to (ADR 0082): parsed parts with no computed program
+ * name and no redirection into a device, and the line's rough reading, each a word list whose program word is plain
+ * (its only name, no assignment) and neither a wrapper, launcher, shell or privilege program nor a name any entry
+ * looks at, with none of wisp's answering subcommands among its words. The full scan would find each list as its one
+ * command (nothing to peel, no operand read), show no entry a command (`mayMatter` says no to each), so only look for
+ * a redirection into a device, find none, and charge at most twice the words of the lists: under MAX_DENY_WORK, as
+ * at most 20,000 words are taken. So it answers undefined, as this does.
  */
 function plainAndClear(line: string, parts: readonly Part[]): boolean {
   if (parts.length === 0) return false;
   let words = 0;
   for (const p of parts) {
-    if (p.unparsed === true || p.dynamicName === true || p.redirects.length > 0 || !clearList(p.words)) return false;
+    if (p.unparsed === true || p.dynamicName === true || !clearList(p.words)) return false;
+    // A redirection matters only when it writes to a device (no command is left for any other entry's check).
+    if (p.redirects.length > 0 && writtenTargets(p).some(isDevice)) return false;
     words += p.words.length;
   }
   // Most often the rough reading is the one part's own list: no need to build it.

@@ -187,6 +187,8 @@ describe('the deny scan with its shortcuts finds what it finds without them', ()
     ['rm of the root after a plain pipeline', 'ls | grep x; rm -rf /', 'delete-root'],
     ['a plain pipeline into sudo', 'git log | sudo tee x', 'privilege'],
     ['a plain list then a device redirect', 'ls && echo x > /dev/sda', 'disk-write'],
+    ['a plain command writing to a device among other redirections', 'ls 2>/dev/null >/tmp/../dev/sda', 'disk-write'],
+    ['a plain command with a redirection, then sudo', 'ls > out.txt 2>&1; sudo ls', 'privilege'],
     ['a plain list then another wisp agent', 'ls; wisp chat', 'nested-agent'],
     ['a plain wisp agent', 'wisp-cli chat', 'nested-agent'],
     ['an answering subcommand after a plain program', 'x/wisp approvals approve 1', 'answer-escalation'],
