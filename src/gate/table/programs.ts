@@ -481,7 +481,8 @@ const uniformRows = new WeakMap<ProgramSpec, ProgramSpec>();
 export function uniformRow<S extends ProgramSpec>(spec: S): S {
   const known = uniformRows.get(spec);
   if (known !== undefined) return known as S;
-  const row: ProgramSpec & { leading?: number } = {
+  // Every field of ProgramSpec is listed (the type makes a missing one a compile error).
+  const row: { [K in keyof Required<ProgramSpec>]: ProgramSpec[K] } & { leading: number | undefined } = {
     flags: spec.flags,
     values: spec.values,
     long: spec.long,
