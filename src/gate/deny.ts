@@ -231,7 +231,8 @@ function commandsOf(part: Part, budget: ScanBudget, lineReading: boolean, out: C
     }
   }
   const scanned = lineReading ? scannedByKey(budget) : undefined;
-  for (const words of roughSegments(part.text)) {
+  const known = lineReading && lineSegments !== undefined && lineSegments.line === part.text ? lineSegments.segments : undefined;
+  for (const words of known ?? roughSegments(part.text)) {
     const key = words.join('\u0000');
     const seen = scan.seenKeys();
     const cost = scanned !== undefined && !seen.has(key) ? scanned.get(key) : undefined;
@@ -819,6 +820,9 @@ export function builtinDeny(line: string, parts: readonly Part[], opts: DenyScan
  * a redirection into a device, find none, and charge at most twice the words of the lists: under MAX_DENY_WORK, as
  * at most 20,000 words are taken. So it answers undefined, as this does.
  */
+/** The line's rough reading as plainAndClear built it, for the scan that follows on the same line (never changed). */
+let lineSegments: { readonly line: string; readonly segments: string[][] } | undefined;
+
 function plainAndClear(line: string, parts: readonly Part[]): boolean {
   if (parts.length === 0) return false;
   let words = 0;
@@ -830,7 +834,9 @@ function plainAndClear(line: string, parts: readonly Part[]): boolean {
   }
   // Most often the rough reading is the one part's own list: no need to build it.
   if (parts.length === 1 && roughlyPlain(line) && !line.includes('\u0000') && roughlyOneList(line, parts[0]!.words)) return words <= 10_000;
-  for (const list of roughSegments(line)) {
+  const segments = roughSegments(line);
+  lineSegments = { line, segments };
+  for (const list of segments) {
     if (!clearList(list)) return false;
     words += list.length;
   }
@@ -847,6 +853,7 @@ function clearList(words: readonly string[]): boolean {
 }
 
 function scanLine(line: string, parts: readonly Part[], opts: DenyScanOptions): DenyHit | undefined {
+  lineSegments = undefined;
   if (shortcuts && opts.rescanLine !== true && plainAndClear(line, parts)) {
     clearedAtOnce++;
     return undefined;
