@@ -6,6 +6,7 @@
 // normalised (`/tmp/..` is `/`). Over-reading only adds refusals, so every reading is generous (ADR 0018).
 import { posix } from 'node:path';
 import { canParse, parsedAsWritten, parseLine, ParserNotReady } from './parse.js';
+import { BOUNDED_LENGTH } from './parse/runtime.js';
 import type { Part } from './types.js';
 import { basename, dropExpansions, isAssignment, roughlyOneList, roughlyPlain, roughSegments, stripEnclosingQuotes, trimTrailingSlashes } from './words.js';
 import { MULTI_CALL, SHELLS as SHELL_PROGRAMS } from '../core/shells.js';
@@ -367,7 +368,10 @@ class PartScan {
         // (`require('x')`, `print(1)`), most likely a script in another language, as written: tree-sitter recovers
         // from an error there, and a newline-ended text with an error is parsed a second time as written. Both give
         // the same parts (test/gate/parse-newline.test.ts); only the cost differs (ADR 0082).
-        parts = !shortcuts || CALL.test(source) ? parsedAsWritten(() => parseLine(source).parts) : parseLine(source).parts;
+        // A text the newline would take past BOUNDED_LENGTH stays as written too: ended, it would be a bounded parse that
+        // comes back unparsed and is read roughly (no `$'\x73udo'`, no comments), where as written it is parsed.
+        const asWritten = !shortcuts || CALL.test(source) || source.length + 1 > BOUNDED_LENGTH;
+        parts = asWritten ? parsedAsWritten(() => parseLine(source).parts) : parseLine(source).parts;
         this.budget.parsed.set(source, parts);
       }
       for (const p of parts) {
