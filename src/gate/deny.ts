@@ -730,22 +730,26 @@ const PATH_ONLY_NAMES: ReadonlySet<string> = new Set([
 
 /**
  * The pieces (`isPiece`) that can start only a PATH_ONLY_NAMES name: no other name an entry, launcher or wrapper looks
- * for starts with the same run, and no expression (formatters, wisp's names) accepts the piece itself.
+ * for starts with the same run, and no expression (formatters, wisp's names) accepts the piece itself. Made on first
+ * use, in one pass over the names: made at module load, name by name, it cost `wisp check -- ls` about 8 ms of its
+ * start-up (docs/performance.md, session 7).
  */
-export const PATH_ONLY_PIECES: ReadonlySet<string> = new Set(
-  [...PATH_ONLY_NAMES].map(firstPiece).filter((p) => {
-    const sharing = [...ENTRY_NAMES, ...LAUNCHERS].filter((n) => firstPiece(n) === p);
-    return sharing.every((n) => PATH_ONLY_NAMES.has(n)) && !isWrapper(p) && !FORMATTERS.test(p) && !WISP_NAME.test(p);
-  }),
-);
+function pathOnlyPieces(): ReadonlySet<string> {
+  if (pathOnly !== undefined) return pathOnly;
+  const shared = new Set<string>();
+  for (const names of [ENTRY_NAMES, LAUNCHERS]) for (const n of names) if (!PATH_ONLY_NAMES.has(n)) shared.add(firstPiece(n));
+  const pieces = [...PATH_ONLY_NAMES].map(firstPiece);
+  return (pathOnly = new Set(pieces.filter((p) => !shared.has(p) && !isWrapper(p) && !FORMATTERS.test(p) && !WISP_NAME.test(p))));
+}
+let pathOnly: ReadonlySet<string> | undefined;
 
-/** Set by `isLeadingPiece` when it passed over a piece of PATH_ONLY_PIECES (one text at a time). */
+/** Set by `isLeadingPiece` when it passed over a piece of pathOnlyPieces() (one text at a time). */
 let pathOnlySeen = false;
 
 /** `isPiece` less the pieces that only start a PATH_ONLY_NAMES name, which are noted instead. */
 function isLeadingPiece(piece: string): boolean {
   if (!isPiece(piece)) return false;
-  if (PATH_ONLY_PIECES.has(piece)) {
+  if (pathOnlyPieces().has(piece)) {
     pathOnlySeen = true;
     return false;
   }
