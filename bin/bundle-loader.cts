@@ -4,6 +4,7 @@
 // a stale one, an unreadable or rejected cache, a read-only directory — falls back to something slower, never to an
 // error: no cache means compiling, no bundle means the ES modules of dist/.
 // A CommonJS module, like the entry that loads it (bin/wisp.cts, ADR 0055): no ES-module loader on the start-up path.
+import { isAscii } from 'node:buffer';
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
@@ -15,6 +16,9 @@ export type Main = (argv: string[]) => Promise<number>;
 
 /** The first line of the bundle: `// wisp-bundle <sha256 of the rest, 16 hex digits>`. */
 const HEADER = /^\/\/ wisp-bundle ([0-9a-f]{16})\n/;
+/** The second: the function the bundle's code is the body of (build/bundle.mjs writes both). */
+const HEADER_LENGTH = '// wisp-bundle 0123456789abcdef\n'.length;
+const WRAPPER = '(function (exports, require, module, __filename, __dirname, __wispBundleUrl, __wispImport) {';
 
 /**
  * Which code cache a command uses. V8 writes into a cache only the functions the run that wrote it compiled, so one
@@ -37,14 +41,18 @@ export function loadBundle(entry: string, face: 'check' | 'cli' = 'cli'): Main |
     const file = join(dist, 'wisp.bundle.cjs');
     // A `tsc`-only build rewrites dist/bin/wisp.js but not the bundle: an older bundle is stale and not used.
     if (statSync(file).mtimeMs < statSync(entry).mtimeMs) return undefined;
-    const source = readFileSync(file, 'utf8');
+    // Read as Latin-1 when it is ASCII (the build makes sure): the same text as UTF-8 decoding gives, made without
+    // decoding, which on this path is start-up time; anything else is decoded as UTF-8.
+    const bytes = readFileSync(file);
+    const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
     const hash = HEADER.exec(source)?.[1];
-    if (hash === undefined) return undefined;
+    // The build writes the function around the code (no second, joined copy of the text here): a file without it is
+    // not a bundle this loader can run.
+    if (hash === undefined || !source.startsWith(WRAPPER, HEADER_LENGTH)) return undefined;
     const name = `wisp-${hash}-${face}-${process.version}-${process.arch}.v8`;
     const places = cachePlaces(dist);
     const cached = readCache(places.map((dir) => join(dir, name)));
-    const wrapped = `(function (exports, require, module, __filename, __dirname, __wispBundleUrl, __wispImport) {${source}\n})`;
-    const script = new Script(wrapped, { filename: file, ...(cached ? { cachedData: cached } : {}) });
+    const script = new Script(source, { filename: file, ...(cached ? { cachedData: cached } : {}) });
     if (cached === undefined || script.cachedDataRejected === true) {
       // Written when the process ends, so the cache holds the functions this run compiled, not only the top level.
       process.once('exit', () => writeCache(script, places, name));

@@ -140,10 +140,17 @@ const rewritten = readFileSync(OUT, 'utf8').replace(/\bimport\((["'])([^"']+)\1\
 if (dynamic < externals.size) throw new Error(`bundle: expected ${externals.size} dynamic imports to rewrite, found ${dynamic}`);
 writeFileSync(OUT, rewritten);
 
-// The first line names the content: the code cache is keyed by it (V8 itself only checks the source's length).
+// The first line names the content: the code cache is keyed by it (V8 itself only checks the source's length). The
+// second opens the function the loader calls (bin/bundle-loader.cts, WRAPPER): written here, the loader compiles the
+// file's text as read, instead of joining it into a new string (a second copy of half a megabyte at every start).
+// The file must be ASCII: the loader then reads it as Latin-1, one byte a character, with no UTF-8 decoding and
+// no two-byte string (one non-ASCII character made V8 keep all of it in two bytes a character).
 const body = readFileSync(OUT, 'utf8');
+const nonAscii = /[^\x00-\x7f]/.exec(body);
+if (nonAscii) throw new Error(`bundle: non-ASCII text at ${nonAscii.index}: ${JSON.stringify(body.slice(nonAscii.index - 60, nonAscii.index + 20))}`);
 const hash = createHash('sha256').update(body).digest('hex').slice(0, 16);
-writeFileSync(OUT, `// wisp-bundle ${hash}\n` + body);
+const WRAPPER = '(function (exports, require, module, __filename, __dirname, __wispBundleUrl, __wispImport) {';
+writeFileSync(OUT, `// wisp-bundle ${hash}\n${WRAPPER}${body}\n})`);
 process.stderr.write(`bundle: ${relative(ROOT, OUT)} ${(statSync(OUT).size / 1024).toFixed(0)} KiB; dynamic imports left: ${[...externals].sort().join(', ')}\n`);
 
 // The ES-module faces (ADR 0057): `wisp chat` imports Ink, React and, behind its first frame, the session, the MCP

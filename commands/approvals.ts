@@ -108,7 +108,7 @@ export function wrapLastColumn(headers: readonly string[], rows: ReadonlyArray<r
   const width = Math.max(20, columns - used - 1);
   const out: string[][] = [];
   for (const row of rows) {
-    const pieces = (row[lead] ?? '').match(/\\x[0-9a-f]{2}|\\.|<U\+[0-9A-F]{4,6}>|⟨[^⟩]*⟩|[\s\S]/gu) ?? [];
+    const pieces = (row[lead] ?? '').match(/\\x[0-9a-f]{2}|\\.|<U\+[0-9A-F]{4,6}>|\u27e8[^\u27e9]*\u27e9|[\s\S]/gu) ?? [];
     const lines: string[] = [];
     let line = '';
     for (const p of pieces) {

@@ -2,7 +2,7 @@
 // or the cache, it answers as the ES modules of dist/ do. Works on a private copy of dist/ (bundled here), so the
 // clone's own dist/ and its cache are never touched.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -50,6 +50,12 @@ beforeAll(() => {
 }, 120_000);
 
 describe('the bundled bin (ADR 0041)', () => {
+  it('is ASCII and opens with the function the loader calls, so the loader reads it as Latin-1 and compiles it as read', () => {
+    const text = readFileSync(join(dist, 'wisp.bundle.cjs'), 'latin1');
+    expect(/[^\x00-\x7f]/.test(text)).toBe(false);
+    expect(text.split('\n')[1]!.startsWith('(function (exports, require, module, __filename, __dirname, __wispBundleUrl, __wispImport) {')).toBe(true);
+  });
+
   it('answers exactly as the unbundled modules do, and writes its code cache beside the bundle, readable by its owner only', () => {
     const bundled = answers(freshHome('h1'));
     const files = cacheFiles(join(dist, 'cache'));
@@ -181,8 +187,13 @@ describe('the bundled bin (ADR 0041)', () => {
       const r = run(['check', '--json', '--', 'ls'], home);
       expect(r.stdout).not.toContain('stale bundle');
       expect(JSON.parse(r.stdout).decision).toBe('run');
+      // Fresh, but without the function line the build writes around the code: not run either.
+      writeFileSync(bundle, '// wisp-bundle 0123456789abcdef\nmodule.exports = { main: async () => { process.stdout.write("from a stale bundle\\n"); return 0; } };\n');
+      const u = run(['check', '--json', '--', 'ls'], home);
+      expect(u.stdout).not.toContain('stale bundle');
+      expect(JSON.parse(u.stdout).decision).toBe('run');
       // Broken and fresh: it throws while loading; the modules answer.
-      writeFileSync(bundle, '// wisp-bundle 0123456789abcdef\nthrow new Error("broken bundle");\n');
+      writeFileSync(bundle, '// wisp-bundle 0123456789abcdef\n(function (exports, require, module, __filename, __dirname, __wispBundleUrl, __wispImport) {throw new Error("broken bundle");\n})');
       const b = run(['check', '--json', '--', 'ls'], home);
       expect(b.status).toBe(0);
       expect(JSON.parse(b.stdout).decision).toBe('run');
