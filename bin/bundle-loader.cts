@@ -38,7 +38,8 @@ export function cacheFace(command: string | undefined): 'check' | 'cli' {
 export function loadBundle(entry: string, face: 'check' | 'cli' = 'cli'): Main | undefined {
   try {
     const dist = dirname(dirname(entry));
-    const file = join(dist, 'wisp.bundle.cjs');
+    // `check` runs from a bundle of its own that holds only what it reaches (ADR 0086); the others share one.
+    const file = join(dist, face === 'check' ? 'wisp.check.cjs' : 'wisp.bundle.cjs');
     // A `tsc`-only build rewrites dist/bin/wisp.js but not the bundle: an older bundle is stale and not used.
     if (statSync(file).mtimeMs < statSync(entry).mtimeMs) return undefined;
     // Read as Latin-1 when it is ASCII (the build makes sure): the same text as UTF-8 decoding gives, made without

@@ -50,12 +50,26 @@ function heavy(file, trail = new Set()) {
 }
 
 if (heavy(ENTRY)) throw new Error('bundle: commands/main.js itself imports a package that is not inlined');
-const boundaries = new Set();
-/** Specifiers of the dynamic imports left in the bundle (packages, node: modules, heavy modules of dist/). */
-const externals = new Set();
-const plugin = {
+/**
+ * The plugin that draws the bundle's boundary; `externals` collects the specifiers of the dynamic imports left in the
+ * bundle (packages, node: modules, heavy modules of dist/). With `only`, a bundle for that one subcommand: the other
+ * subcommands' modules (imported by commands/index.js on demand) are left out and stand in as modules that fail.
+ */
+function facesPlugin(externals, only) {
+  return {
   name: 'wisp-faces',
   setup(b) {
+    if (only !== undefined) {
+      b.onResolve({ filter: /^\.\/[a-z-]+\.js$/ }, (args) =>
+        args.kind === 'dynamic-import' && args.importer === join(DIST, 'commands', 'index.js') && args.path !== `./${only}.js`
+          ? { path: args.path, namespace: 'wisp-left-out' }
+          : undefined,
+      );
+      b.onLoad({ filter: /.*/, namespace: 'wisp-left-out' }, (args) => ({
+        contents: `throw new Error(${JSON.stringify(`wisp: ${args.path} is not in the ${only} bundle`)});`,
+        loader: 'js',
+      }));
+    }
     b.onResolve({ filter: /.*/ }, (args) => {
       if (args.kind === 'entry-point') return undefined;
       if (args.path.startsWith('node:')) {
@@ -67,7 +81,6 @@ const plugin = {
         const target = resolve(args.resolveDir, args.path);
         if (!heavy(target)) return undefined;
         if (args.kind !== 'dynamic-import') throw new Error(`bundle: ${relative(DIST, args.importer)} statically imports heavy ${args.path}`);
-        boundaries.add(relative(DIST, target));
         externals.add('./' + relative(DIST, target));
         return { path: './' + relative(DIST, target), external: true };
       }
@@ -80,7 +93,8 @@ const plugin = {
       return { path: args.path, external: true };
     });
   },
-};
+  };
+}
 
 // commander requires node:child_process at load time, which loads net, streams and more (≈ a fifth of `check`'s
 // start in a CPU profile), for executable subcommands wisp never uses: it gets the module on first use instead.
@@ -99,59 +113,71 @@ const lazyChildProcess = {
   },
 };
 
-rmSync(join(DIST, 'cache'), { recursive: true, force: true });
-const result = await build({
-  entryPoints: [ENTRY],
-  outfile: OUT,
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
-  // createRequire(import.meta.url) resolves packages: any file inside the package does, the bundle's own URL too.
-  define: { 'import.meta.url': '__wispBundleUrl' },
-  plugins: [plugin, lazyChildProcess],
-  logLevel: 'warning',
-  // Less to read and scan at every start: no comments or indentation (and the file stays ASCII, one byte a char).
-  minifyWhitespace: true,
-  minifySyntax: true,
-  charset: 'ascii',
-  legalComments: 'none',
-  metafile: true,
-});
-if (result.errors.length) process.exit(1);
-if (process.env.WISP_BUNDLE_SIZES) {
-  const inputs = Object.values(result.metafile.outputs)[0].inputs;
-  const byPackage = new Map();
-  for (const [path, { bytesInOutput }] of Object.entries(inputs)) {
-    const key = path.includes('node_modules/') ? packageOf(path.split('node_modules/').pop()) : path.split('/').slice(0, 4).join('/');
-    byPackage.set(key, (byPackage.get(key) ?? 0) + bytesInOutput);
+/**
+ * Bundles ENTRY into `out` (CommonJS; see the file's head), for every CommonJS face or, with `only`, for one
+ * subcommand, and returns the dynamic imports left in it.
+ */
+async function bundleCjs(out, only) {
+  const externals = new Set();
+  const result = await build({
+    entryPoints: [ENTRY],
+    outfile: out,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    // createRequire(import.meta.url) resolves packages: any file inside the package does, the bundle's own URL too.
+    define: { 'import.meta.url': '__wispBundleUrl' },
+    plugins: [facesPlugin(externals, only), lazyChildProcess],
+    logLevel: 'warning',
+    // Less to read and scan at every start: no comments or indentation (and the file stays ASCII, one byte a char).
+    minifyWhitespace: true,
+    minifySyntax: true,
+    charset: 'ascii',
+    legalComments: 'none',
+    metafile: true,
+  });
+  if (result.errors.length) process.exit(1);
+  if (process.env.WISP_BUNDLE_SIZES) {
+    const inputs = Object.values(result.metafile.outputs)[0].inputs;
+    const byPackage = new Map();
+    for (const [path, { bytesInOutput }] of Object.entries(inputs)) {
+      const key = path.includes('node_modules/') ? packageOf(path.split('node_modules/').pop()) : path.split('/').slice(0, 4).join('/');
+      byPackage.set(key, (byPackage.get(key) ?? 0) + bytesInOutput);
+    }
+    for (const [k, v] of [...byPackage].sort((a, b) => b[1] - a[1]).slice(0, 25)) process.stderr.write(`${(v / 1024).toFixed(0).padStart(6)} KiB  ${k}\n`);
   }
-  for (const [k, v] of [...byPackage].sort((a, b) => b[1] - a[1]).slice(0, 25)) process.stderr.write(`${(v / 1024).toFixed(0).padStart(6)} KiB  ${k}\n`);
-}
-// `import()` inside code compiled by vm.Script needs a callback that V8's code cache does not keep (a cached run
-// fails with "A dynamic import callback was not specified"): every dynamic import left in the bundle calls the
-// loader's `__wispImport` instead, which imports from the ES module side.
-let dynamic = 0;
-const rewritten = readFileSync(OUT, 'utf8').replace(/\bimport\((["'])([^"']+)\1\)/g, (whole, _q, spec) => {
-  if (!externals.has(spec)) return whole;
-  dynamic++;
-  return `__wispImport(${JSON.stringify(spec)})`;
-});
-if (dynamic < externals.size) throw new Error(`bundle: expected ${externals.size} dynamic imports to rewrite, found ${dynamic}`);
-writeFileSync(OUT, rewritten);
+  // `import()` inside code compiled by vm.Script needs a callback that V8's code cache does not keep (a cached run
+  // fails with "A dynamic import callback was not specified"): every dynamic import left in the bundle calls the
+  // loader's `__wispImport` instead, which imports from the ES module side.
+  let dynamic = 0;
+  const rewritten = readFileSync(out, 'utf8').replace(/\bimport\((["'])([^"']+)\1\)/g, (whole, _q, spec) => {
+    if (!externals.has(spec)) return whole;
+    dynamic++;
+    return `__wispImport(${JSON.stringify(spec)})`;
+  });
+  if (dynamic < externals.size) throw new Error(`bundle: expected ${externals.size} dynamic imports to rewrite, found ${dynamic}`);
 
-// The first line names the content: the code cache is keyed by it (V8 itself only checks the source's length). The
-// second opens the function the loader calls (bin/bundle-loader.cts, WRAPPER): written here, the loader compiles the
-// file's text as read, instead of joining it into a new string (a second copy of half a megabyte at every start).
-// The file must be ASCII: the loader then reads it as Latin-1, one byte a character, with no UTF-8 decoding and
-// no two-byte string (one non-ASCII character made V8 keep all of it in two bytes a character).
-const body = readFileSync(OUT, 'utf8');
-const nonAscii = /[^\x00-\x7f]/.exec(body);
-if (nonAscii) throw new Error(`bundle: non-ASCII text at ${nonAscii.index}: ${JSON.stringify(body.slice(nonAscii.index - 60, nonAscii.index + 20))}`);
-const hash = createHash('sha256').update(body).digest('hex').slice(0, 16);
-const WRAPPER = '(function (exports, require, module, __filename, __dirname, __wispBundleUrl, __wispImport) {';
-writeFileSync(OUT, `// wisp-bundle ${hash}\n${WRAPPER}${body}\n})`);
-process.stderr.write(`bundle: ${relative(ROOT, OUT)} ${(statSync(OUT).size / 1024).toFixed(0)} KiB; dynamic imports left: ${[...externals].sort().join(', ')}\n`);
+  // The first line names the content: the code cache is keyed by it (V8 itself only checks the source's length). The
+  // second opens the function the loader calls (bin/bundle-loader.cts, WRAPPER): written here, the loader compiles
+  // the file's text as read, instead of joining it into a new string (a second copy of the text at every start).
+  // The file must be ASCII: the loader then reads it as Latin-1, one byte a character, with no UTF-8 decoding and
+  // no two-byte string (one non-ASCII character made V8 keep all of it in two bytes a character).
+  const nonAscii = /[^\x00-\x7f]/.exec(rewritten);
+  if (nonAscii) throw new Error(`bundle: non-ASCII text at ${nonAscii.index}: ${JSON.stringify(rewritten.slice(nonAscii.index - 60, nonAscii.index + 20))}`);
+  const hash = createHash('sha256').update(rewritten).digest('hex').slice(0, 16);
+  const WRAPPER = '(function (exports, require, module, __filename, __dirname, __wispBundleUrl, __wispImport) {';
+  writeFileSync(out, `// wisp-bundle ${hash}\n${WRAPPER}${rewritten}\n})`);
+  process.stderr.write(`bundle: ${relative(ROOT, out)} ${(statSync(out).size / 1024).toFixed(0)} KiB; dynamic imports left: ${[...externals].sort().join(', ')}\n`);
+  return externals;
+}
+
+rmSync(join(DIST, 'cache'), { recursive: true, force: true });
+await bundleCjs(OUT);
+// `wisp check`, the command scripts run before every line, gets a bundle of its own (ADR 0086): it holds only what
+// `check` reaches (about half of the above), and every byte of the bundle is read, copied into a string and kept at
+// every start.
+await bundleCjs(join(DIST, 'wisp.check.cjs'), 'check');
 
 // The ES-module faces (ADR 0057): `wisp chat` imports Ink, React and, behind its first frame, the session, the MCP
 // SDK and the model runtime. Loaded as a few hundred ES modules, Node spends most of the chat's start reading and

@@ -10,6 +10,8 @@ import { ROOT } from '../helpers/cli.js';
 
 let work: string;
 let dist: string;
+/** The function the build writes around a bundle's code (build/bundle.mjs), which the loader requires. */
+const WRAPPER = '(function (exports, require, module, __filename, __dirname, __wispBundleUrl, __wispImport) {';
 let bin: string;
 
 function run(args: readonly string[], home: string, extra: { cwd?: string } = {}): { status: number | null; stdout: string; stderr: string } {
@@ -44,6 +46,7 @@ beforeAll(() => {
   dist = join(work, 'dist');
   cpSync(join(ROOT, 'dist'), dist, { recursive: true, filter: (src) => !src.startsWith(join(ROOT, 'dist', 'cache')) });
   rmSync(join(dist, 'wisp.bundle.cjs'), { force: true });
+  rmSync(join(dist, 'wisp.check.cjs'), { force: true });
   symlinkSync(join(ROOT, 'node_modules'), join(work, 'node_modules'));
   execFileSync(process.execPath, [join(ROOT, 'build', 'bundle.mjs')], { env: { ...process.env, WISP_BUNDLE_DIST: dist }, stdio: 'pipe' });
   bin = join(dist, 'bin', 'wisp.cjs');
@@ -51,10 +54,38 @@ beforeAll(() => {
 
 describe('the bundled bin (ADR 0041)', () => {
   it('is ASCII and opens with the function the loader calls, so the loader reads it as Latin-1 and compiles it as read', () => {
-    const text = readFileSync(join(dist, 'wisp.bundle.cjs'), 'latin1');
-    expect(/[^\x00-\x7f]/.test(text)).toBe(false);
-    expect(text.split('\n')[1]!.startsWith('(function (exports, require, module, __filename, __dirname, __wispBundleUrl, __wispImport) {')).toBe(true);
+    for (const file of ['wisp.bundle.cjs', 'wisp.check.cjs']) {
+      const text = readFileSync(join(dist, file), 'latin1');
+      expect(/[^\x00-\x7f]/.test(text)).toBe(false);
+      expect(text.split('\n')[1]!.startsWith(WRAPPER)).toBe(true);
+    }
   });
+
+  it('`check` runs from a bundle of its own (ADR 0086), which holds no other subcommand, and only `check` does', () => {
+    const check = readFileSync(join(dist, 'wisp.check.cjs'), 'latin1');
+    expect(check).toContain('dist/commands/check.js');
+    for (const other of ['tools', 'doctor', 'approvals', 'config', 'respond']) {
+      expect(check).not.toContain(`dist/commands/${other}.js"()`);
+      expect(check).toContain(`wisp: ./${other}.js is not in the check bundle`);
+    }
+    expect(check.length).toBeLessThan(readFileSync(join(dist, 'wisp.bundle.cjs'), 'latin1').length * 0.7);
+    const home = freshHome('h9');
+    const file = join(dist, 'wisp.check.cjs');
+    const saved = join(work, 'check.saved');
+    cpSync(file, saved);
+    try {
+      writeFileSync(file, `// wisp-bundle 0123456789abcdef\n${WRAPPER}module.exports = { main: async () => { process.stdout.write("from the check bundle\\n"); return 0; } };\n})`);
+      expect(run(['check', '--', 'ls'], home).stdout).toBe('from the check bundle\n');
+      expect(run(['tools', '--json'], home).stdout).not.toContain('from the check bundle');
+      expect(run(['--help'], home).stdout).not.toContain('from the check bundle');
+      // Without it, `check` answers from the ES modules of dist/.
+      rmSync(file);
+      expect(JSON.parse(run(['check', '--json', '--', 'ls'], home).stdout).decision).toBe('run');
+    } finally {
+      cpSync(saved, file);
+      rmSync(join(dist, 'cache'), { recursive: true, force: true }); // the stand-in's cache
+    }
+  }, 120_000);
 
   it('answers exactly as the unbundled modules do, and writes its code cache beside the bundle, readable by its owner only', () => {
     const bundled = answers(freshHome('h1'));
@@ -77,6 +108,9 @@ describe('the bundled bin (ADR 0041)', () => {
     const saved = join(work, 'bundle.saved');
     cpSync(join(dist, 'wisp.bundle.cjs'), saved);
     rmSync(join(dist, 'wisp.bundle.cjs'));
+    const savedCheck = join(work, 'check-bundle.saved');
+    cpSync(join(dist, 'wisp.check.cjs'), savedCheck);
+    rmSync(join(dist, 'wisp.check.cjs'));
     const savedChat = join(work, 'chat.saved');
     cpSync(join(dist, 'chat'), savedChat, { recursive: true });
     rmSync(join(dist, 'chat'), { recursive: true });
@@ -84,6 +118,7 @@ describe('the bundled bin (ADR 0041)', () => {
       expect(answers(freshHome('h3'))).toEqual(bundled);
     } finally {
       cpSync(saved, join(dist, 'wisp.bundle.cjs'));
+      cpSync(savedCheck, join(dist, 'wisp.check.cjs'));
       cpSync(savedChat, join(dist, 'chat'), { recursive: true });
     }
   }, 240_000);
@@ -176,7 +211,7 @@ describe('the bundled bin (ADR 0041)', () => {
 
   it('a stale bundle (older than the bin, as after a tsc-only build) or a broken one is not run', () => {
     const home = freshHome('h6');
-    const bundle = join(dist, 'wisp.bundle.cjs');
+    const bundle = join(dist, 'wisp.check.cjs');
     const saved = join(work, 'bundle.saved2');
     cpSync(bundle, saved);
     try {
@@ -193,7 +228,7 @@ describe('the bundled bin (ADR 0041)', () => {
       expect(u.stdout).not.toContain('stale bundle');
       expect(JSON.parse(u.stdout).decision).toBe('run');
       // Broken and fresh: it throws while loading; the modules answer.
-      writeFileSync(bundle, '// wisp-bundle 0123456789abcdef\n(function (exports, require, module, __filename, __dirname, __wispBundleUrl, __wispImport) {throw new Error("broken bundle");\n})');
+      writeFileSync(bundle, `// wisp-bundle 0123456789abcdef\n${WRAPPER}throw new Error("broken bundle");\n})`);
       const b = run(['check', '--json', '--', 'ls'], home);
       expect(b.status).toBe(0);
       expect(JSON.parse(b.stdout).decision).toBe('run');
