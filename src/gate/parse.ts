@@ -135,6 +135,9 @@ function joinContinuations(p: TsParser, source: string): string {
       if (slashes % 2 === 0) continue; // `\\` + newline: an escaped backslash, then a real newline
       let keep = false;
       for (let n: TsNode | null = tree.rootNode.descendantForIndex(i, i + 1); n; n = n.parent) {
+        // bash joins lines in the body of a heredoc whose delimiter is unquoted before it looks for the delimiter:
+        // `E\` + newline + `OF` ends `<<EOF`, and what follows runs (attack8). Only a quoted delimiter keeps them.
+        if (n.type === 'heredoc_body' && !quotedHeredoc(n)) continue;
         if (n.type === 'raw_string' || n.type === 'heredoc_body' || n.type === 'comment' || n.type === 'ansi_c_string') {
           keep = true;
           break;
@@ -148,6 +151,13 @@ function joinContinuations(p: TsParser, source: string): string {
   } finally {
     tree.delete();
   }
+}
+
+/** Whether the heredoc `body` belongs to was opened with a quoted delimiter (`<<'EOF'`, `<<"EOF"`, `<<\\EOF`). */
+function quotedHeredoc(body: TsNode): boolean {
+  const start = body.parent?.children.find((c) => c?.type === 'heredoc_start');
+  // No start beside it (a tree tree-sitter recovered from an error): read it as bash reads `<<WORD`, unquoted.
+  return start !== undefined && start !== null && /['"\\]/.test(start.text);
 }
 
 /** A body a command runs, parsed with the same bounds (MAX_DEPTH) as the line. */
