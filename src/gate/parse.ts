@@ -5,7 +5,7 @@
 // decoding, and the nested-script rules; this module joins them.
 import type { Parser as TsParser, Node as TsNode } from 'web-tree-sitter';
 import type { ParsedLine, Part } from './types.js';
-import { Collector, type Ctx, MAX_DEPTH, TooManyParts, startCounting, unparsedPart } from './parse/context.js';
+import { Collector, type Ctx, MAX_DEPTH, TooManyParts, lineCtx, startCounting, unparsedPart } from './parse/context.js';
 import { fastPathsOn, plainWords } from './parse/plain.js';
 import { readSimple } from './parse/simple.js';
 import { readTree, treeHasError } from './parse/tree.js';
@@ -37,7 +37,7 @@ export function parseLine(line: string): ParsedLine {
   startCounting();
   const parts: Part[] = [];
   try {
-    parseSource(line, { depth: 0, origin: 'line', redirects: [] }, parts);
+    parseSource(line, lineCtx(), parts);
   } catch (err) {
     if (err instanceof ParserNotReady) throw err;
     // TooManyParts lands here too: the line is then read roughly, as one part (fail closed).

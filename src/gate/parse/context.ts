@@ -13,9 +13,37 @@ export type Origin = Part['origin'];
 export interface Ctx {
   readonly depth: number;
   readonly origin: Origin;
-  readonly keyword?: string;
+  readonly keyword: string | undefined;
   readonly redirects: readonly string[];
-  readonly pipeline?: { readonly text: string; readonly stage: number };
+  readonly pipeline: Pipeline | undefined;
+}
+
+export interface Pipeline {
+  readonly text: string;
+  readonly stage: number;
+}
+
+/**
+ * A context, always with its five keys in this order (ADR 0084): the walk makes one per statement it enters, and
+ * spreading contexts of several shapes (`{ ...ctx, pipeline: undefined }`) was the walk's largest cost.
+ */
+export function makeCtx(depth: number, origin: Origin, keyword: string | undefined, redirects: readonly string[], pipeline: Pipeline | undefined): Ctx {
+  return { depth, origin, keyword, redirects, pipeline };
+}
+
+/** The context of a line's top level. */
+export function lineCtx(): Ctx {
+  return makeCtx(0, 'line', undefined, [], undefined);
+}
+
+/** `ctx` outside any pipeline (a statement of a list, a block, a loop …). */
+export function unpiped(ctx: Ctx): Ctx {
+  return ctx.pipeline === undefined ? ctx : makeCtx(ctx.depth, ctx.origin, ctx.keyword, ctx.redirects, undefined);
+}
+
+/** `ctx` outside any pipeline, introduced by `keyword`. */
+export function keyed(ctx: Ctx, keyword: string | undefined): Ctx {
+  return makeCtx(ctx.depth, ctx.origin, keyword, ctx.redirects, undefined);
 }
 
 /** Parses a nested body (`sh -c '…'`, `eval …`) with the line's parser and appends its parts. */

@@ -5,7 +5,7 @@ import type { SyntaxNode } from './tree.js';
 import { shellOf } from '../../core/shells.js';
 import { requote } from '../words.js';
 import { resolveCommand } from '../wrappers.js';
-import { type Collector, type Ctx, MAX_DEPTH } from './context.js';
+import { type Collector, type Ctx, MAX_DEPTH, makeCtx } from './context.js';
 import { wordValue } from './word-value.js';
 
 /** ssh options that take a value: the first operand after them is the host, the rest the remote command. */
@@ -13,7 +13,7 @@ const SSH_VALUE_OPTIONS = 'BbcDEeFIiJLlmOoPpQRSWw';
 
 /** The context of a body a command runs: one level deeper, its own origin, no inherited redirections. */
 function nestedCtx(ctx: Ctx, origin: Ctx['origin'] = 'shell-c'): Ctx {
-  return { depth: ctx.depth + 1, origin, redirects: [] };
+  return makeCtx(ctx.depth + 1, origin, undefined, [], undefined);
 }
 
 export function emitNestedScripts(c: Collector, words: readonly string[], redirects: readonly SyntaxNode[], ctx: Ctx): void {

@@ -117,7 +117,23 @@ export function readTree(tree: Tree, hasError = treeHasError(tree)): SyntaxNode 
   const fns = cursorFunctions();
   const address = treeAddress(tree);
   if (fns === undefined || address === undefined) return readByNodes(tree.rootNode);
-  return readByCursor(fns, address, tree.language.types, tree.language.fields, hasError ? new ErrorLookup(tree) : undefined);
+  return readByCursor(fns, address, internedTypes(tree.language.types), tree.language.fields, hasError ? new ErrorLookup(tree) : undefined);
+}
+
+let internedFrom: readonly string[] | undefined;
+let interned: readonly string[] = [];
+
+/**
+ * The language's type names as internalized strings: web-tree-sitter decodes them from wasm memory, and V8 compares
+ * such strings with the walk's literals character by character, where two internalized strings compare by identity.
+ * Same values; made once per language (a property key is internalized, and Object.keys gives it back).
+ */
+function internedTypes(types: readonly string[]): readonly string[] {
+  if (internedFrom !== types) {
+    interned = types.map((t) => (typeof t === 'string' ? Object.keys({ [t]: 0 })[0]! : t));
+    internedFrom = types;
+  }
+  return interned;
 }
 
 /** tree-sitter's id of the ERROR symbol (ts_builtin_sym_error): a node is an ERROR node exactly when its type id is this. */

@@ -3,7 +3,7 @@
 // a command runs after it. What the walk does not know is kept whole as an unparsed part (fail closed).
 import type { SyntaxNode } from './tree.js';
 import type { Part, WordShape } from '../types.js';
-import { Collector, type Ctx, type ParseNested, countStatement, unparsedPart } from './context.js';
+import { Collector, type Ctx, type ParseNested, countStatement, keyed, makeCtx, unparsedPart, unpiped } from './context.js';
 import type { SimpleLine } from './simple.js';
 import { emitNestedScripts } from './nested.js';
 import { assignmentWord, declarationWords, joinShapes, testWords, wordShape, wordValue } from './word-value.js';
@@ -46,25 +46,25 @@ function visitStatement(c: Collector, node: SyntaxNode, ctx: Ctx): void {
     case 'pipeline': {
       const stages = node.namedChildren.filter((n) => n.type !== 'comment');
       const text = c.slice(node);
-      stages.forEach((stage, i) => visitStatement(c, stage, { ...ctx, pipeline: { text, stage: i } }));
+      stages.forEach((stage, i) => visitStatement(c, stage, makeCtx(ctx.depth, ctx.origin, ctx.keyword, ctx.redirects, { text, stage: i })));
       return;
     }
     case 'list':
       for (const child of node.namedChildren) {
-        if (child.type !== 'comment') visitStatement(c, child, { ...ctx, pipeline: undefined });
+        if (child.type !== 'comment') visitStatement(c, child, unpiped(ctx));
       }
       return;
     case 'negated_command':
       visitBlock(c, node, ctx);
       return;
     case 'subshell':
-      visitBlock(c, node, { ...ctx, origin: 'subshell', pipeline: undefined });
+      visitBlock(c, node, makeCtx(ctx.depth, 'subshell', ctx.keyword, ctx.redirects, undefined));
       return;
     case 'compound_statement':
       if (node.firstChild?.type === '((') {
         visitArithmetic(c, node, ctx);
       } else {
-        visitBlock(c, node, { ...ctx, pipeline: undefined });
+        visitBlock(c, node, unpiped(ctx));
       }
       return;
     case 'for_statement':
@@ -118,7 +118,7 @@ function visitArithmetic(c: Collector, node: SyntaxNode, ctx: Ctx): void {
 }
 
 function visitLoop(c: Collector, node: SyntaxNode, ctx: Ctx): void {
-  const base: Ctx = { ...ctx, pipeline: undefined };
+  const base: Ctx = unpiped(ctx);
   if (node.type === 'c_style_for_statement') {
     // The `((init; cond; step))` header is arithmetic the shell evaluates: a part of its own, like `(( … ))`.
     const open = node.children.find((n) => n.type === '((');
@@ -140,9 +140,9 @@ function visitLoop(c: Collector, node: SyntaxNode, ctx: Ctx): void {
     const field = node.fieldNameForChild(i);
     if (!child.isNamed || child.type === 'comment') continue;
     if (child.type === 'do_group' || (field === 'body' && child.type === 'compound_statement')) {
-      visitBlock(c, child, { ...base, keyword: 'do' });
+      visitBlock(c, child, keyed(ctx, 'do'));
     } else if (field === 'condition' && (node.type === 'while_statement' || node.type === 'until_statement')) {
-      visitStatement(c, child, { ...base, keyword: loopKeyword });
+      visitStatement(c, child, keyed(ctx, loopKeyword));
     } else {
       // for-loop words, c-style initialiser/condition/update: only substitutions run.
       emitSubstitutions(c, child, base);
@@ -151,7 +151,6 @@ function visitLoop(c: Collector, node: SyntaxNode, ctx: Ctx): void {
 }
 
 function visitIf(c: Collector, node: SyntaxNode, ctx: Ctx): void {
-  const base: Ctx = { ...ctx, pipeline: undefined };
   let keyword = node.type === 'else_clause' ? 'else' : node.type === 'elif_clause' ? 'elif' : 'if';
   for (const child of node.children) {
     if (!child.isNamed) {
@@ -162,13 +161,13 @@ function visitIf(c: Collector, node: SyntaxNode, ctx: Ctx): void {
     if (child.type === 'elif_clause' || child.type === 'else_clause') {
       visitIf(c, child, ctx);
     } else {
-      visitStatement(c, child, { ...base, keyword });
+      visitStatement(c, child, keyed(ctx, keyword));
     }
   }
 }
 
 function visitCase(c: Collector, node: SyntaxNode, ctx: Ctx): void {
-  const base: Ctx = { ...ctx, pipeline: undefined };
+  const base: Ctx = unpiped(ctx);
   for (let i = 0; i < node.childCount; i++) {
     const child = node.child(i)!;
     if (!child.isNamed || child.type === 'comment') continue;
@@ -180,7 +179,7 @@ function visitCase(c: Collector, node: SyntaxNode, ctx: Ctx): void {
       const item = child.child(k)!;
       if (!item.isNamed || item.type === 'comment') continue;
       if (child.fieldNameForChild(k) === 'value') emitSubstitutions(c, item, base);
-      else visitStatement(c, item, { ...base, keyword: 'case' });
+      else visitStatement(c, item, keyed(ctx, 'case'));
     }
   }
 }
@@ -196,7 +195,7 @@ function visitFunction(c: Collector, node: SyntaxNode, ctx: Ctx): void {
     keyword: 'function',
   });
   const body = node.childForFieldName('body');
-  if (body) visitStatement(c, body, { ...ctx, pipeline: undefined });
+  if (body) visitStatement(c, body, unpiped(ctx));
   for (const r of node.childrenForFieldName('redirect')) emitSubstitutions(c, r, ctx);
 }
 
@@ -217,7 +216,7 @@ function visitRedirected(c: Collector, node: SyntaxNode, ctx: Ctx): void {
   // A compound command with redirections: its commands inherit them (`{ a; b; } > out`, `while …; done < f`).
   const texts = redirects.map((r) => redirectText(c, r));
   for (const r of redirects) emitSubstitutions(c, r, ctx);
-  visitStatement(c, body, { ...ctx, redirects: [...ctx.redirects, ...texts] });
+  visitStatement(c, body, makeCtx(ctx.depth, ctx.origin, ctx.keyword, [...ctx.redirects, ...texts], ctx.pipeline));
   for (const r of redirects) if (r.type === 'heredoc_redirect') visitHeredocTail(c, r, ctx, node);
 }
 
@@ -257,9 +256,9 @@ function visitHeredocTail(c: Collector, r: SyntaxNode, ctx: Ctx, owner: SyntaxNo
       const first = ctx.pipeline?.stage ?? 0;
       child.namedChildren
         .filter((n) => n.type !== 'comment')
-        .forEach((stage, k) => visitStatement(c, stage, { ...ctx, pipeline: { text, stage: first + k + 1 } }));
+        .forEach((stage, k) => visitStatement(c, stage, makeCtx(ctx.depth, ctx.origin, ctx.keyword, ctx.redirects, { text, stage: first + k + 1 })));
     } else if (field === 'right' || (child.isNamed && field === null && isStatementType(child.type))) {
-      visitStatement(c, child, { ...ctx, pipeline: undefined });
+      visitStatement(c, child, unpiped(ctx));
     }
   }
 }
@@ -461,11 +460,11 @@ function emitSubstitutions(c: Collector, node: SyntaxNode, ctx: Ctx): void {
   // skip the walk.
   if (!c.maySubstitute(node.startIndex, node.endIndex)) return;
   if (node.type === 'command_substitution') {
-    visitBlock(c, node, { ...ctx, origin: 'substitution', keyword: undefined, redirects: [], pipeline: undefined });
+    visitBlock(c, node, makeCtx(ctx.depth, 'substitution', undefined, [], undefined));
     return;
   }
   if (node.type === 'process_substitution') {
-    visitBlock(c, node, { ...ctx, origin: 'process-substitution', keyword: undefined, redirects: [], pipeline: undefined });
+    visitBlock(c, node, makeCtx(ctx.depth, 'process-substitution', undefined, [], undefined));
     return;
   }
   for (const child of node.children) {
