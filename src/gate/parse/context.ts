@@ -1,7 +1,7 @@
 // What the walk over one parsed text carries: the context a statement is reached in (depth, origin, keyword,
 // inherited redirections, its pipeline), the collector of parts, and the part kept whole when it cannot be read.
 import type { SyntaxNode } from './tree.js';
-import type { Part } from '../types.js';
+import type { Part, WordShape } from '../types.js';
 import { MAX_PARTS } from '../limits.js';
 import { roughSegments } from '../words.js';
 
@@ -142,12 +142,36 @@ export function unparsedPart(raw: string, keyword?: string): Part {
   // Surrounding blanks are the parser's error span, not part of what a person should read or approve.
   const text = raw.trim() === '' ? raw : raw.trim();
   const words = roughSegments(text).flat();
+  return newPart(text, words, undefined, [], 'unparsed', true, undefined, keyword, undefined, undefined);
+}
+
+/**
+ * A part with all of Part's keys, in one order (ADR 0084): parts made key by key came in nine shapes, and every read of
+ * a part's field by the deny scan and the classifier was then a lookup of many shapes. An absent key is `undefined`
+ * (JSON leaves it out, so the parts print as before); `keyword` is kept only when not empty, as before.
+ */
+export function newPart(
+  text: string,
+  words: readonly string[],
+  shapes: readonly WordShape[] | undefined,
+  redirects: readonly string[],
+  origin: Origin,
+  unparsed: true | undefined,
+  dynamicName: true | undefined,
+  keyword: string | undefined,
+  pipeline: string | undefined,
+  pipeStage: number | undefined,
+): Part {
   return {
     text,
     words,
-    redirects: [],
-    origin: 'unparsed',
-    unparsed: true,
-    ...(keyword ? { keyword } : {}),
+    shapes,
+    redirects,
+    origin,
+    unparsed,
+    dynamicName,
+    keyword: keyword ? keyword : undefined,
+    pipeline,
+    pipeStage,
   };
 }

@@ -5,7 +5,7 @@ import type { SyntaxNode } from './tree.js';
 import { shellOf } from '../../core/shells.js';
 import { requote } from '../words.js';
 import { resolveCommand } from '../wrappers.js';
-import { type Collector, type Ctx, MAX_DEPTH, makeCtx } from './context.js';
+import { type Collector, type Ctx, MAX_DEPTH, makeCtx, newPart } from './context.js';
 import { wordValue } from './word-value.js';
 
 /** ssh options that take a value: the first operand after them is the host, the rest the remote command. */
@@ -60,7 +60,7 @@ export function emitNestedScripts(c: Collector, words: readonly string[], redire
       while (end < args.length && args[end] !== ';' && args[end] !== '+') end++;
       const inner = args.slice(i + 1, end);
       if (inner.length > 0 && ctx.depth < MAX_DEPTH) {
-        c.parts.push({ text: inner.map(requote).join(' '), words: inner, redirects: [], origin: 'shell-c' });
+        c.parts.push(newPart(inner.map(requote).join(' '), inner, undefined, [], 'shell-c', undefined, undefined, undefined, undefined, undefined));
         emitNestedScripts(c, inner, [], nestedCtx(ctx));
       }
       i = end;

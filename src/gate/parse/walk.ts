@@ -3,7 +3,7 @@
 // a command runs after it. What the walk does not know is kept whole as an unparsed part (fail closed).
 import type { SyntaxNode } from './tree.js';
 import type { Part, WordShape } from '../types.js';
-import { Collector, type Ctx, type ParseNested, countStatement, keyed, makeCtx, unparsedPart, unpiped } from './context.js';
+import { Collector, type Ctx, type ParseNested, countStatement, keyed, makeCtx, newPart, unparsedPart, unpiped } from './context.js';
 import type { SimpleLine } from './simple.js';
 import { emitNestedScripts } from './nested.js';
 import { assignmentWord, declarationWords, joinShapes, testWords, wordShape, wordValue } from './word-value.js';
@@ -87,22 +87,21 @@ function visitStatement(c: Collector, node: SyntaxNode, ctx: Ctx): void {
     case 'test_command': {
       emitSubstitutions(c, node, ctx);
       const words = testWords(c, node);
-      const part = makePart(c, node, ctx, words, [], false);
       // `[ -d src ]` of plain words only (no quotes, expansions, globs or `[[`): its words are literal.
       const plain = words[0] === '[' && /^\[[A-Za-z0-9_.,:/@%+= \t!-]*\]$/.test(c.slice(node));
-      c.parts.push(plain ? { ...part, shapes: words.map(() => 'literal' as const) } : part);
+      c.parts.push(plain ? plainTestPart(c, node, ctx, words) : makePart(c, node, ctx, words, []));
       return;
     }
     case 'declaration_command':
     case 'unset_command':
       emitSubstitutions(c, node, ctx);
-      c.parts.push(makePart(c, node, ctx, declarationWords(c, node), [], false));
+      c.parts.push(makePart(c, node, ctx, declarationWords(c, node), []));
       return;
     case 'variable_assignment':
     case 'variable_assignments': {
       emitSubstitutions(c, node, ctx);
       const assigns = node.type === 'variable_assignment' ? [node] : node.namedChildren;
-      c.parts.push(makePart(c, node, ctx, assigns.map((a) => assignmentWord(c, a)), [], false));
+      c.parts.push(makePart(c, node, ctx, assigns.map((a) => assignmentWord(c, a)), []));
       return;
     }
     default:
@@ -114,7 +113,7 @@ function visitStatement(c: Collector, node: SyntaxNode, ctx: Ctx): void {
 function visitArithmetic(c: Collector, node: SyntaxNode, ctx: Ctx): void {
   emitSubstitutions(c, node, ctx);
   const text = c.slice(node);
-  c.parts.push(makePart(c, node, ctx, ['((', text.slice(2, -2).trim(), '))'], [], false));
+  c.parts.push(makePart(c, node, ctx, ['((', text.slice(2, -2).trim(), '))'], []));
 }
 
 function visitLoop(c: Collector, node: SyntaxNode, ctx: Ctx): void {
@@ -125,13 +124,7 @@ function visitLoop(c: Collector, node: SyntaxNode, ctx: Ctx): void {
     const close = node.children.find((n) => n.type === '))');
     if (open && close && close.startIndex >= open.endIndex) {
       const inner = c.src.slice(open.endIndex, close.startIndex).trim();
-      c.parts.push({
-        text: c.src.slice(open.startIndex, close.endIndex),
-        words: ['((', inner, '))'],
-        redirects: [...ctx.redirects],
-        origin: ctx.origin,
-        keyword: 'for',
-      });
+      c.parts.push(newPart(c.src.slice(open.startIndex, close.endIndex), ['((', inner, '))'], undefined, [...ctx.redirects], ctx.origin, undefined, undefined, 'for', undefined, undefined));
     }
   }
   const loopKeyword = node.firstChild?.type === 'until' ? 'until' : 'while';
@@ -187,13 +180,7 @@ function visitCase(c: Collector, node: SyntaxNode, ctx: Ctx): void {
 function visitFunction(c: Collector, node: SyntaxNode, ctx: Ctx): void {
   // The definition is its own part (exact-text pattern, at least moderate), then its body's commands.
   const name = node.childForFieldName('name');
-  c.parts.push({
-    text: c.slice(node),
-    words: [name ? wordValue(c, name) : ''],
-    redirects: [],
-    origin: ctx.origin,
-    keyword: 'function',
-  });
+  c.parts.push(newPart(c.slice(node), [name ? wordValue(c, name) : ''], undefined, [], ctx.origin, undefined, undefined, 'function', undefined, undefined));
   const body = node.childForFieldName('body');
   if (body) visitStatement(c, body, unpiped(ctx));
   for (const r of node.childrenForFieldName('redirect')) emitSubstitutions(c, r, ctx);
@@ -210,7 +197,7 @@ function visitRedirected(c: Collector, node: SyntaxNode, ctx: Ctx): void {
     // A bare redirection (`> file`): it still opens, and may truncate, a file.
     emitSubstitutions(c, node, ctx);
     const texts = redirects.map((r) => redirectText(c, r));
-    c.parts.push(makePart(c, node, ctx, [], texts, false));
+    c.parts.push(makePart(c, node, ctx, [], texts));
     return;
   }
   // A compound command with redirections: its commands inherit them (`{ a; b; } > out`, `while …; done < f`).
@@ -377,18 +364,20 @@ function visitCommand(c: Collector, cmd: SyntaxNode, ctx: Ctx, outerRedirects: r
   const pipelineText =
     ctx.pipeline?.text ??
     (outerRedirects.length > 0 ? heredocPipelineText(c, cmd.parent?.type === 'redirected_statement' ? cmd.parent : cmd, outerRedirects) : undefined);
-  // Built key by key in the order the spread literal had (optional keys only when set): no throw-away objects.
-  const part: Mutable<Part> = { text: c.src.slice(start, end), words };
-  if (shapes.length === words.length) part.shapes = shapes;
-  part.redirects = redirectTexts;
-  part.origin = ctx.origin;
-  if (dynamicName) part.dynamicName = true;
-  if (ctx.keyword) part.keyword = ctx.keyword;
-  if (pipelineText !== undefined) {
-    part.pipeline = pipelineText;
-    part.pipeStage = ctx.pipeline?.stage ?? 0;
-  }
-  c.parts.push(part as Part);
+  c.parts.push(
+    newPart(
+      c.src.slice(start, end),
+      words,
+      shapes.length === words.length ? shapes : undefined,
+      redirectTexts,
+      ctx.origin,
+      undefined,
+      dynamicName ? true : undefined,
+      ctx.keyword,
+      pipelineText,
+      pipelineText !== undefined ? (ctx.pipeline?.stage ?? 0) : undefined,
+    ),
+  );
 
   // Bodies run by the command come after it: `sh -c '…'`, `eval …`, a shell fed by a heredoc or here-string.
   if (!dynamicName) emitNestedScripts(c, words, redirectNodes, ctx);
@@ -403,15 +392,7 @@ function visitCommand(c: Collector, cmd: SyntaxNode, ctx: Ctx, outerRedirects: r
 export function visitPlain(source: string, words: string[], ctx: Ctx, out: Part[], nested: ParseNested): void {
   const c = new Collector(source, true, nested);
   const shapes: WordShape[] = words.map(() => 'literal');
-  c.parts.push({
-    text: source.trim(),
-    words,
-    shapes,
-    redirects: [...ctx.redirects],
-    origin: ctx.origin,
-    ...(ctx.keyword ? { keyword: ctx.keyword } : {}),
-    ...(ctx.pipeline ? { pipeline: ctx.pipeline.text, pipeStage: ctx.pipeline.stage } : {}),
-  });
+  c.parts.push(newPart(source.trim(), words, shapes, [...ctx.redirects], ctx.origin, undefined, undefined, ctx.keyword, ctx.pipeline?.text, ctx.pipeline?.stage));
   emitNestedScripts(c, words, [], ctx);
   out.push(...c.parts);
 }
@@ -434,15 +415,20 @@ export function visitSimple(source: string, line: SimpleLine, ctx: Ctx, out: Par
       // The part's own words go to the nested-script check too: resolveCommand keeps its answer for that array, which
       // the deny scan and the classifier then ask about again (a copy would be read afresh).
       const words = [...cmd.words];
-      c.parts.push({
-        text: source.slice(cmd.start, cmd.end),
-        words,
-        shapes: [...cmd.shapes],
-        redirects: [...ctx.redirects, ...pl.outer, ...cmd.redirects],
-        origin: ctx.origin,
-        ...(ctx.keyword ? { keyword: ctx.keyword } : {}),
-        ...(pipeline ? { pipeline: pipeline.text, pipeStage: pipeline.stage } : {}),
-      });
+      c.parts.push(
+        newPart(
+          source.slice(cmd.start, cmd.end),
+          words,
+          [...cmd.shapes],
+          [...ctx.redirects, ...pl.outer, ...cmd.redirects],
+          ctx.origin,
+          undefined,
+          undefined,
+          ctx.keyword,
+          pipeline?.text,
+          pipeline?.stage,
+        ),
+      );
       emitNestedScripts(c, words, [], ctx);
     }
   }
@@ -487,18 +473,25 @@ function hasDescendantOf(node: SyntaxNode, types: ReadonlySet<string>): boolean 
   return false;
 }
 
-function makePart(c: Collector, node: SyntaxNode, ctx: Ctx, words: string[], redirects: string[], dynamicName: boolean): Part {
-  const part: Mutable<Part> = { text: c.slice(node), words };
-  part.redirects = [...ctx.redirects, ...redirects];
-  part.origin = ctx.origin;
-  if (dynamicName) part.dynamicName = true;
-  if (ctx.keyword) part.keyword = ctx.keyword;
-  if (ctx.pipeline) {
-    part.pipeline = ctx.pipeline.text;
-    part.pipeStage = ctx.pipeline.stage;
-  }
-  return part as Part;
+function makePart(c: Collector, node: SyntaxNode, ctx: Ctx, words: string[], redirects: string[]): Part {
+  return newPart(c.slice(node), words, undefined, [...ctx.redirects, ...redirects], ctx.origin, undefined, undefined, ctx.keyword, ctx.pipeline?.text, ctx.pipeline?.stage);
 }
 
-/** A part under construction: its keys are set one by one, in the order the part's readers expect. */
-type Mutable<T> = { -readonly [K in keyof T]?: T[K] };
+/**
+ * The part of a `[ … ]` test of plain words: its shapes were added to a made part, so they come last (the golden
+ * record hashes the parts as JSON, key order included). One shape of its own, every key always set (ADR 0084).
+ */
+function plainTestPart(c: Collector, node: SyntaxNode, ctx: Ctx, words: string[]): Part {
+  return {
+    text: c.slice(node),
+    words,
+    redirects: [...ctx.redirects],
+    origin: ctx.origin,
+    unparsed: undefined,
+    dynamicName: undefined,
+    keyword: ctx.keyword ? ctx.keyword : undefined,
+    pipeline: ctx.pipeline?.text,
+    pipeStage: ctx.pipeline?.stage,
+    shapes: words.map(() => 'literal' as const),
+  };
+}
