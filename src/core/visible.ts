@@ -73,7 +73,9 @@ const INVISIBLE_RANGES: ReadonlyArray<readonly [number, number]> = [
 // Whatever Unicode itself calls invisible or a space, beyond the list above: default-ignorable code points (render
 // as nothing), format characters (Cf: bidi marks, prepended number signs…) and every space separator but U+0020.
 // The list stays the fast path and documents the usual suspects; this catches the rest of each class.
-const BLANK_BY_PROPERTY = /^[\p{Default_Ignorable_Code_Point}\p{Cf}\p{Zs}\p{Zl}\p{Zp}]$/u;
+// Made on first use: creating it resolves its Unicode properties (about 1 ms), and every `wisp check` loads this
+// module while most never show a character outside ASCII (ADR 0086).
+let blankByProperty: RegExp | undefined;
 
 function isInvisible(cp: number): boolean {
   if ((cp & 0xfffe) === 0xfffe) return true; // U+xFFFE / U+xFFFF noncharacters in every plane
@@ -81,7 +83,7 @@ function isInvisible(cp: number): boolean {
     if (cp < from) break; // ranges are sorted
     if (cp <= to) return true;
   }
-  return cp !== 0x20 && BLANK_BY_PROPERTY.test(String.fromCodePoint(cp));
+  return cp !== 0x20 && (blankByProperty ??= /^[\p{Default_Ignorable_Code_Point}\p{Cf}\p{Zs}\p{Zl}\p{Zp}]$/u).test(String.fromCodePoint(cp));
 }
 
 function hex(cp: number, width: number): string {
