@@ -20,26 +20,29 @@ const HEADER = /^\/\/ wisp-bundle ([0-9a-f]{16})\n/;
 const HEADER_LENGTH = '// wisp-bundle 0123456789abcdef\n'.length;
 const WRAPPER = '(function (exports, require, module, __filename, __dirname, __wispBundleUrl, __wispImport) {';
 
+/** The commands that run from a bundle of their own (ADR 0086): the two whose start-up has a budget. */
+export type Face = 'check' | 'tools' | 'cli';
+
 /**
- * Which code cache a command uses. V8 writes into a cache only the functions the run that wrote it compiled, so one
- * cache shared by every command held what the first command after an install happened to be (`tools` or `--help`),
- * and every later `wisp check` compiled the gate again: 1.43× `node -e 0` instead of 1.36×. `check`, the command
- * scripts run before every line, gets a cache of its own; the others share one (ADR 0041, amended).
+ * Which bundle and code cache a command uses. V8 writes into a cache only the functions the run that wrote it
+ * compiled, so one cache shared by every command held what the first command after an install happened to be (`tools`
+ * or `--help`), and every later `wisp check` compiled the gate again: 1.43× `node -e 0` instead of 1.36× (ADR 0041,
+ * amended). `check`, the command scripts run before every line, and `tools` run from bundles of their own, each
+ * holding only what the command reaches, with its own cache (ADR 0086); the others share one.
  */
-export function cacheFace(command: string | undefined): 'check' | 'cli' {
-  return command === 'check' ? 'check' : 'cli';
+export function cacheFace(command: string | undefined): Face {
+  return command === 'check' || command === 'tools' ? command : 'cli';
 }
 
 /**
  * The bundle's `main`, or undefined when there is no usable bundle (the caller then imports dist/commands/main.js).
- * `entry` is the file of the running bin (dist/bin/wisp.cjs): a bundle older than it is stale. `face` names the code
- * cache to use (cacheFace).
+ * `entry` is the file of the running bin (dist/bin/wisp.cjs): a bundle older than it is stale. `face` names the bundle
+ * and the code cache to use (cacheFace).
  */
-export function loadBundle(entry: string, face: 'check' | 'cli' = 'cli'): Main | undefined {
+export function loadBundle(entry: string, face: Face = 'cli'): Main | undefined {
   try {
     const dist = dirname(dirname(entry));
-    // `check` runs from a bundle of its own that holds only what it reaches (ADR 0086); the others share one.
-    const file = join(dist, face === 'check' ? 'wisp.check.cjs' : 'wisp.bundle.cjs');
+    const file = join(dist, face === 'cli' ? 'wisp.bundle.cjs' : `wisp.${face}.cjs`);
     // A `tsc`-only build rewrites dist/bin/wisp.js but not the bundle: an older bundle is stale and not used.
     if (statSync(file).mtimeMs < statSync(entry).mtimeMs) return undefined;
     // Read as Latin-1 when it is ASCII (the build makes sure): the same text as UTF-8 decoding gives, made without

@@ -174,10 +174,10 @@ async function bundleCjs(out, only) {
 
 rmSync(join(DIST, 'cache'), { recursive: true, force: true });
 await bundleCjs(OUT);
-// `wisp check`, the command scripts run before every line, gets a bundle of its own (ADR 0086): it holds only what
-// `check` reaches (about half of the above), and every byte of the bundle is read, copied into a string and kept at
-// every start.
-await bundleCjs(join(DIST, 'wisp.check.cjs'), 'check');
+// `wisp check`, the command scripts run before every line, and `wisp tools` get bundles of their own (ADR 0086;
+// bin/bundle-loader.cts, cacheFace): each holds only what its command reaches, and every byte of a bundle is read,
+// copied into a string and kept at every start.
+for (const face of ['check', 'tools']) await bundleCjs(join(DIST, `wisp.${face}.cjs`), face);
 
 // The ES-module faces (ADR 0057): `wisp chat` imports Ink, React and, behind its first frame, the session, the MCP
 // SDK and the model runtime. Loaded as a few hundred ES modules, Node spends most of the chat's start reading and

@@ -4,6 +4,7 @@
 // loaded on first use, so `wisp --help` (which registers every command) does not read it.
 import type { Command } from 'commander';
 import { UsageError } from '../src/core/errors.js';
+import { writeStdout } from '../src/util/write-out.js';
 import { quietOnClosedPipe, renderTable } from './output.js';
 
 export function register(program: Command): void {
@@ -20,16 +21,18 @@ export function register(program: Command): void {
 
 async function printTools(format: 'json' | 'markdown' | 'table'): Promise<void> {
   const { CATALOGUE, CATALOGUE_MARKDOWN } = await import('./tools-catalogue.generated.js');
-  quietOnClosedPipe();
+  // Straight to file descriptor 1: process.stdout's first use loads Node's stream modules (ADR 0066), which only a
+  // write the descriptor cannot take needs — and then a closed pipe still ends the command quietly.
   if (format === 'json') {
-    process.stdout.write(JSON.stringify(CATALOGUE, null, 2) + '\n');
+    writeStdout(JSON.stringify(CATALOGUE, null, 2) + '\n', quietOnClosedPipe);
     return;
   }
   if (format === 'markdown') {
     const md = CATALOGUE_MARKDOWN;
-    process.stdout.write(md.endsWith('\n') ? md : md + '\n');
+    writeStdout(md.endsWith('\n') ? md : md + '\n', quietOnClosedPipe);
     return;
   }
+  quietOnClosedPipe();
   const tty = process.stdout.isTTY === true;
   const rows = CATALOGUE.tools.map((t) => {
     const props = Object.keys((t.inputSchema.properties ?? {}) as Record<string, unknown>);

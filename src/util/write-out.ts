@@ -6,9 +6,13 @@ import { writeSync } from 'node:fs';
 /** Set once a write went through process.stdout: later ones follow it there, so nothing overtakes queued bytes. */
 let viaStream = false;
 
-/** Writes `text` to file descriptor 1; what a direct write cannot take (a full non-blocking pipe…) goes the usual way. */
-export function writeStdout(text: string): void {
+/**
+ * Writes `text` to file descriptor 1; what a direct write cannot take (a full non-blocking pipe…) goes the usual way.
+ * `beforeStream` runs before process.stdout is first used here (to attach its error handling).
+ */
+export function writeStdout(text: string, beforeStream?: () => void): void {
   if (viaStream) {
+    beforeStream?.();
     process.stdout.write(text);
     return;
   }
@@ -19,6 +23,7 @@ export function writeStdout(text: string): void {
   } catch {
     // EAGAIN, EPIPE, …: process.stdout waits for the reader, or reports the error, as every other command does.
     viaStream = true;
+    beforeStream?.();
     process.stdout.write(bytes.subarray(done));
   }
 }

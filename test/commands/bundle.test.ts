@@ -10,6 +10,8 @@ import { ROOT } from '../helpers/cli.js';
 
 let work: string;
 let dist: string;
+/** The CommonJS bundles (ADRs 0041, 0086). */
+const BUNDLES = ['wisp.bundle.cjs', 'wisp.check.cjs', 'wisp.tools.cjs'];
 /** The function the build writes around a bundle's code (build/bundle.mjs), which the loader requires. */
 const WRAPPER = '(function (exports, require, module, __filename, __dirname, __wispBundleUrl, __wispImport) {';
 let bin: string;
@@ -45,8 +47,7 @@ beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'wisp-bundle-'));
   dist = join(work, 'dist');
   cpSync(join(ROOT, 'dist'), dist, { recursive: true, filter: (src) => !src.startsWith(join(ROOT, 'dist', 'cache')) });
-  rmSync(join(dist, 'wisp.bundle.cjs'), { force: true });
-  rmSync(join(dist, 'wisp.check.cjs'), { force: true });
+  for (const file of BUNDLES) rmSync(join(dist, file), { force: true });
   symlinkSync(join(ROOT, 'node_modules'), join(work, 'node_modules'));
   execFileSync(process.execPath, [join(ROOT, 'build', 'bundle.mjs')], { env: { ...process.env, WISP_BUNDLE_DIST: dist }, stdio: 'pipe' });
   bin = join(dist, 'bin', 'wisp.cjs');
@@ -54,33 +55,39 @@ beforeAll(() => {
 
 describe('the bundled bin (ADR 0041)', () => {
   it('is ASCII and opens with the function the loader calls, so the loader reads it as Latin-1 and compiles it as read', () => {
-    for (const file of ['wisp.bundle.cjs', 'wisp.check.cjs']) {
+    for (const file of BUNDLES) {
       const text = readFileSync(join(dist, file), 'latin1');
       expect(/[^\x00-\x7f]/.test(text)).toBe(false);
       expect(text.split('\n')[1]!.startsWith(WRAPPER)).toBe(true);
     }
   });
 
-  it('`check` runs from a bundle of its own (ADR 0086), which holds no other subcommand, and only `check` does', () => {
-    const check = readFileSync(join(dist, 'wisp.check.cjs'), 'latin1');
-    expect(check).toContain('dist/commands/check.js');
-    for (const other of ['tools', 'doctor', 'approvals', 'config', 'respond']) {
-      expect(check).not.toContain(`dist/commands/${other}.js"()`);
-      expect(check).toContain(`wisp: ./${other}.js is not in the check bundle`);
+  it.each([
+    ['check', ['check', '--json', '--', 'ls']],
+    ['tools', ['tools', '--json']],
+  ])('`%s` runs from a bundle of its own (ADR 0086), which holds no other subcommand, and only it does', (face, args) => {
+    const own = readFileSync(join(dist, `wisp.${face}.cjs`), 'latin1');
+    expect(own).toContain(`dist/commands/${face}.js`);
+    for (const other of ['check', 'tools', 'doctor', 'approvals', 'config', 'respond'].filter((c) => c !== face)) {
+      expect(own).not.toContain(`dist/commands/${other}.js"()`);
+      expect(own).toContain(`wisp: ./${other}.js is not in the ${face} bundle`);
     }
-    expect(check.length).toBeLessThan(readFileSync(join(dist, 'wisp.bundle.cjs'), 'latin1').length * 0.7);
-    const home = freshHome('h9');
-    const file = join(dist, 'wisp.check.cjs');
-    const saved = join(work, 'check.saved');
+    expect(own.length).toBeLessThan(readFileSync(join(dist, 'wisp.bundle.cjs'), 'latin1').length * 0.7);
+    const home = freshHome(`h9-${face}`);
+    const file = join(dist, `wisp.${face}.cjs`);
+    const saved = join(work, `${face}.saved`);
     cpSync(file, saved);
     try {
-      writeFileSync(file, `// wisp-bundle 0123456789abcdef\n${WRAPPER}module.exports = { main: async () => { process.stdout.write("from the check bundle\\n"); return 0; } };\n})`);
-      expect(run(['check', '--', 'ls'], home).stdout).toBe('from the check bundle\n');
-      expect(run(['tools', '--json'], home).stdout).not.toContain('from the check bundle');
-      expect(run(['--help'], home).stdout).not.toContain('from the check bundle');
-      // Without it, `check` answers from the ES modules of dist/.
+      writeFileSync(file, `// wisp-bundle 0123456789abcdef\n${WRAPPER}module.exports = { main: async () => { process.stdout.write("from the ${face} bundle\\n"); return 0; } };\n})`);
+      expect(run(args, home).stdout).toBe(`from the ${face} bundle\n`);
+      for (const other of [['check', '--', 'ls'], ['tools', '--json'], ['--help'], ['config', 'path']].filter((a) => a[0] !== face)) {
+        expect(run(other, home).stdout).not.toContain(`from the ${face} bundle`);
+      }
+      // Without it, the command answers from the ES modules of dist/, as it does from its bundle.
       rmSync(file);
-      expect(JSON.parse(run(['check', '--json', '--', 'ls'], home).stdout).decision).toBe('run');
+      const modules = run(args, home);
+      cpSync(saved, file);
+      expect(modules.stdout).toBe(run(args, home).stdout);
     } finally {
       cpSync(saved, file);
       rmSync(join(dist, 'cache'), { recursive: true, force: true }); // the stand-in's cache
@@ -90,8 +97,8 @@ describe('the bundled bin (ADR 0041)', () => {
   it('answers exactly as the unbundled modules do, and writes its code cache beside the bundle, readable by its owner only', () => {
     const bundled = answers(freshHome('h1'));
     const files = cacheFiles(join(dist, 'cache'));
-    // One cache for `check`, one for the other commands (ADR 0041, amended).
-    expect(files.map(faceOf).sort()).toEqual(['check', 'cli']);
+    // One cache for `check`, one for `tools`, one for the other commands (ADR 0041, amended; ADR 0086).
+    expect(files.map(faceOf).sort()).toEqual(['check', 'cli', 'tools']);
     for (const f of files) expect(statSync(join(dist, 'cache', f)).mode & 0o777).toBe(0o600);
     expect(statSync(join(dist, 'cache')).mode & 0o777).toBe(0o700);
     // A second round with the cache in place: the same answers.
@@ -108,9 +115,10 @@ describe('the bundled bin (ADR 0041)', () => {
     const saved = join(work, 'bundle.saved');
     cpSync(join(dist, 'wisp.bundle.cjs'), saved);
     rmSync(join(dist, 'wisp.bundle.cjs'));
-    const savedCheck = join(work, 'check-bundle.saved');
-    cpSync(join(dist, 'wisp.check.cjs'), savedCheck);
-    rmSync(join(dist, 'wisp.check.cjs'));
+    for (const face of ['check', 'tools']) {
+      cpSync(join(dist, `wisp.${face}.cjs`), join(work, `${face}-bundle.saved`));
+      rmSync(join(dist, `wisp.${face}.cjs`));
+    }
     const savedChat = join(work, 'chat.saved');
     cpSync(join(dist, 'chat'), savedChat, { recursive: true });
     rmSync(join(dist, 'chat'), { recursive: true });
@@ -118,7 +126,7 @@ describe('the bundled bin (ADR 0041)', () => {
       expect(answers(freshHome('h3'))).toEqual(bundled);
     } finally {
       cpSync(saved, join(dist, 'wisp.bundle.cjs'));
-      cpSync(savedCheck, join(dist, 'wisp.check.cjs'));
+      for (const face of ['check', 'tools']) cpSync(join(work, `${face}-bundle.saved`), join(dist, `wisp.${face}.cjs`));
       cpSync(savedChat, join(dist, 'chat'), { recursive: true });
     }
   }, 240_000);
@@ -127,7 +135,7 @@ describe('the bundled bin (ADR 0041)', () => {
     rmSync(join(dist, 'cache'), { recursive: true, force: true });
     const home = freshHome('h8');
     // A first run of another command writes the shared cache, with its own functions only…
-    expect(run(['tools', '--json'], home).status).toBe(0);
+    expect(run(['--help'], home).status).toBe(0);
     expect(cacheFiles(join(dist, 'cache')).map(faceOf)).toEqual(['cli']);
     // …and `check` does not take it: its first run writes its own, and the shared one is left as it was.
     const shared = join(dist, 'cache', cacheFiles(join(dist, 'cache'))[0]!);
