@@ -35,11 +35,23 @@ export function cacheFace(command: string | undefined): Face {
 }
 
 /**
+ * Whether a run with these arguments, ending with this status, did its command's usual work and so may write the code
+ * cache: not help (`-h`, `--help` before `--`, `wisp help …`) and not a failure or usage error (status ≠ 0).
+ */
+export function cacheWorthy(argv: readonly string[], status: number): boolean {
+  if (status !== 0) return false;
+  const end = argv.indexOf('--');
+  const own = end === -1 ? argv : argv.slice(0, end);
+  return own[0] !== 'help' && !own.includes('-h') && !own.includes('--help');
+}
+
+/**
  * The bundle's `main`, or undefined when there is no usable bundle (the caller then imports dist/commands/main.js).
  * `entry` is the file of the running bin (dist/bin/wisp.cjs): a bundle older than it is stale. `face` names the bundle
- * and the code cache to use (cacheFace).
+ * and the code cache to use (cacheFace). `representative`, asked at exit with the exit status, says whether this run
+ * may write the cache (cacheWorthy).
  */
-export function loadBundle(entry: string, face: Face = 'cli'): Main | undefined {
+export function loadBundle(entry: string, face: Face = 'cli', representative: (status: number) => boolean = () => true): Main | undefined {
   try {
     const dist = dirname(dirname(entry));
     const file = join(dist, face === 'cli' ? 'wisp.bundle.cjs' : `wisp.${face}.cjs`);
@@ -58,8 +70,12 @@ export function loadBundle(entry: string, face: Face = 'cli'): Main | undefined 
     const cached = readCache(places.map((dir) => join(dir, name)));
     const script = new Script(source, { filename: file, ...(cached ? { cachedData: cached } : {}) });
     if (cached === undefined || script.cachedDataRejected === true) {
-      // Written when the process ends, so the cache holds the functions this run compiled, not only the top level.
-      process.once('exit', () => writeCache(script, places, name));
+      // Written when the process ends, so the cache holds the functions this run compiled, not only the top level —
+      // and only by a run that did its command's work: a cache written by `check --help` or a usage error holds half
+      // of what `check -- ls` runs, and, being accepted, would stay so (ADR 0086).
+      process.once('exit', (status) => {
+        if (representative(status)) writeCache(script, places, name);
+      });
     }
     const fn = script.runInThisContext() as (...args: unknown[]) => void;
     const mod: { exports: { main?: Main } } = { exports: {} };

@@ -5,7 +5,7 @@
 // (dist/wisp.bundle.cjs, `npm run build`) compiled with V8's code cache, so a start-up reads one file and compiles
 // little (ADR 0041); `chat` and `mcp` import Ink or the MCP SDK, stay ES modules, and run from dist/ as built by tsc —
 // as does everything when the bundle is missing or older than this file (a `tsc`-only build).
-import { cacheFace, chatBundle, loadBundle } from './bundle-loader.cjs';
+import { cacheFace, cacheWorthy, chatBundle, loadBundle } from './bundle-loader.cjs';
 
 /** The package's version; test/commands/package.test.ts keeps it equal to package.json's and src/core/version.ts's. */
 const VERSION = '0.1.0';
@@ -20,7 +20,8 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   if (argv[0] === 'chat' && process.stdin.isTTY) {
     (require('./chat-keys.cjs') as typeof import('./chat-keys.cjs')).takeTerminal(process.stdin, process.stdout);
   }
-  const bundled = argv[0] === 'chat' || argv[0] === 'mcp' ? undefined : loadBundle(__filename, cacheFace(argv[0]));
+  const bundled =
+    argv[0] === 'chat' || argv[0] === 'mcp' ? undefined : loadBundle(__filename, cacheFace(argv[0]), (status) => cacheWorthy(argv, status));
   // The chat runs from its own ES-module bundle when there is a current one (ADR 0057).
   const chat = argv[0] === 'chat' ? chatBundle(__filename) : undefined;
   // A failure here is a crash with its stack and status 1, as an uncaught error in an ES-module entry was.

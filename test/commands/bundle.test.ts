@@ -97,8 +97,9 @@ describe('the bundled bin (ADR 0041)', () => {
   it('answers exactly as the unbundled modules do, and writes its code cache beside the bundle, readable by its owner only', () => {
     const bundled = answers(freshHome('h1'));
     const files = cacheFiles(join(dist, 'cache'));
-    // One cache for `check`, one for `tools`, one for the other commands (ADR 0041, amended; ADR 0086).
-    expect(files.map(faceOf).sort()).toEqual(['check', 'cli', 'tools']);
+    // One cache for `check`, one for `tools` (ADR 0086); the other commands' (ADR 0041, amended) is written by none
+    // of these runs: help and usage errors write no cache.
+    expect(files.map(faceOf).sort()).toEqual(['check', 'tools']);
     for (const f of files) expect(statSync(join(dist, 'cache', f)).mode & 0o777).toBe(0o600);
     expect(statSync(join(dist, 'cache')).mode & 0o777).toBe(0o700);
     // A second round with the cache in place: the same answers.
@@ -135,7 +136,7 @@ describe('the bundled bin (ADR 0041)', () => {
     rmSync(join(dist, 'cache'), { recursive: true, force: true });
     const home = freshHome('h8');
     // A first run of another command writes the shared cache, with its own functions only…
-    expect(run(['--help'], home).status).toBe(0);
+    expect(run(['config', 'path'], home).status).toBe(0);
     expect(cacheFiles(join(dist, 'cache')).map(faceOf)).toEqual(['cli']);
     // …and `check` does not take it: its first run writes its own, and the shared one is left as it was.
     const shared = join(dist, 'cache', cacheFiles(join(dist, 'cache'))[0]!);
@@ -146,6 +147,22 @@ describe('the bundled bin (ADR 0041)', () => {
     expect(JSON.parse(r.stdout).decision).toBe('run');
     expect(cacheFiles(join(dist, 'cache')).map(faceOf).sort()).toEqual(['check', 'cli']);
     expect(statSync(shared).mtimeMs).toBe(stamp);
+  }, 120_000);
+
+  it('help and usage errors write no cache: the first `check` that decides a line writes it (ADR 0086)', () => {
+    rmSync(join(dist, 'cache'), { recursive: true, force: true });
+    const home = freshHome('h10');
+    expect(run(['check', '--help'], home).status).toBe(0);
+    expect(run(['check', '--cwd', join(work, 'nowhere'), '--', 'ls'], home).status).toBe(64);
+    expect(run(['help', 'check'], home).status).toBe(0);
+    expect(run(['tools', '-h'], home).status).toBe(0);
+    expect(cacheFiles(join(dist, 'cache'))).toEqual([]);
+    expect(JSON.parse(run(['check', '--json', '--', 'ls'], home).stdout).decision).toBe('run');
+    expect(cacheFiles(join(dist, 'cache')).map(faceOf)).toEqual(['check']);
+    // A line after `--` may hold the word --help: it is the line, and the run decided it.
+    rmSync(join(dist, 'cache'), { recursive: true, force: true });
+    expect(JSON.parse(run(['check', '--json', '--', 'ls --help'], home).stdout).decision).toBe('run');
+    expect(cacheFiles(join(dist, 'cache')).map(faceOf)).toEqual(['check']);
   }, 120_000);
 
   it('a cache directory that cannot be written: the cache goes to $WISP_HOME/cache, and without a WISP_HOME nowhere', () => {
