@@ -72,3 +72,60 @@ describe('attack: a heredoc delimiter spelled across a line continuation (bash j
     expect(analysis('cat <<EOF\nE\\\nOF\necho ran-after\nEOF\ntrue').parts.map((p) => p.text)).toContain('echo ran-after');
   });
 });
+
+describe('attack: a backtick substitution tree-sitter reads as text (in a heredoc body, or escaped inside backticks)', () => {
+  // bash runs `…` in the body of a heredoc whose delimiter is unquoted, as it runs $(…) there; tree-sitter-bash
+  // parses the $(…) and leaves the backticks as text. The gate saw one `cat` writing a file, so a session answer for
+  // `cat *` covered `rm -rf ~`, and a denied command was only asked about. Inside backticks bash removes the
+  // backslash of `\`` and `\$` before it parses the inner text: `echo \`sudo x\`` in backticks runs sudo.
+  const DENIED: ReadonlyArray<readonly [string, string]> = [
+    ["cat <<EOF\n`$'\\x73udo' ls`\nEOF", 'privilege'],
+    ["cat > notes.txt <<EOF\nsee `$'\\x73udo' ls` here\nEOF", 'privilege'],
+    ["cat <<-EOF\n\t`$'\\x77isp' approvals approve 1`\n\tEOF", 'answer-escalation'],
+    ["cat <<E`x`F\n`$'\\x73udo' ls`\nE`x`F", 'privilege'],
+    ["cat <<EOF\n$(true) `$'\\x73udo' ls` ${x}\nEOF", 'privilege'],
+    ["x=$(cat <<EOF\n`$'\\x73udo' ls`\nEOF\n)", 'privilege'],
+    ['echo `echo \\`sudo ls\\``', 'privilege'],
+    ["echo `echo \\`$'\\x73udo' ls\\``", 'privilege'],
+    ["echo \"`echo \\`$'\\x73udo' ls\\``\"", 'privilege'],
+    // A shell fed by an unquoted heredoc reads the body with bash's backslashes removed: `\$'…'` is `$'…'`.
+    ["sh <<EOF\n\\$'\\x73udo' ls\nEOF", 'privilege'],
+    ["bash <<EOF\necho \\`$'\\x73udo' ls\\`\nEOF", 'privilege'],
+  ];
+  for (const [line, rule] of DENIED) {
+    it(`refused: ${JSON.stringify(line)}`, () => {
+      expect(verdict(line)).toEqual({ decision: 'deny', rule });
+    });
+  }
+
+  it('rm -rf ~ in backticks in a heredoc written to a file is a part of its own, rated dangerous', () => {
+    for (const line of ['cat > notes.txt <<EOF\nsee `rm -rf ~`\nEOF', 'echo `echo \\`rm -rf ~\\``']) {
+      const a = analysis(line);
+      expect(a.level, line).toBe('dangerous');
+      expect(a.parts.map((p) => p.executable), line).toContain('rm');
+    }
+  });
+
+  it('a shell fed a heredoc whose body starts with a backslash runs that body (tree-sitter read it into the header)', () => {
+    // The body's first word went into the header and the body node was empty: `sh <<EOF` + `\\echo hi` and
+    // `sh <<EOF` + `\\rm -rf ~` had one pattern, one level and one reason, so a session answer for one covered the other.
+    for (const line of ['sh <<EOF\n\\rm -rf ~\nEOF', "bash <<'EOF'\n\\rm -rf ~\nEOF"]) {
+      const a = analysis(line);
+      expect(a.level, line).toBe('dangerous');
+      expect(a.parts.map((p) => p.executable), line).toContain('rm');
+    }
+  });
+
+  it('a quoted delimiter or an escaped backtick keeps the body plain text, as bash does', () => {
+    for (const line of ["cat <<'EOF'\n`rm -rf ~`\nEOF", 'cat <<"EOF"\n`rm -rf ~`\nEOF', 'cat <<\\EOF\n`rm -rf ~`\nEOF', 'cat <<EOF\n\\`rm -rf ~\\`\nEOF']) {
+      expect(analysis(line).parts.map((p) => p.executable), line).toEqual(['cat']);
+    }
+  });
+
+  it.runIf(existsSync('/bin/bash'))('bash itself runs the backticks of a heredoc body and the escaped ones inside backticks', () => {
+    const run = (line: string): string => execFileSync('/bin/bash', ['-c', line], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    expect(run('cat <<EOF\n`echo ran-in-body`\nEOF')).toBe('ran-in-body\n');
+    expect(run('echo `echo \\`echo ran-nested\\``')).toBe('ran-nested\n');
+    expect(analysis('cat <<EOF\n`echo ran-in-body`\nEOF').parts.map((p) => p.text)).toContain('echo ran-in-body');
+  });
+});

@@ -7,6 +7,7 @@ import { requote } from '../words.js';
 import { resolveCommand } from '../wrappers.js';
 import { type Collector, type Ctx, MAX_DEPTH, makeCtx, newPart } from './context.js';
 import { wordValue } from './word-value.js';
+import { heredocBodyText, heredocQuoted, unescapeBackquoted } from './backticks.js';
 
 /** ssh options that take a value: the first operand after them is the host, the rest the remote command. */
 const SSH_VALUE_OPTIONS = 'BbcDEeFIiJLlmOoPpQRSWw';
@@ -78,8 +79,9 @@ export function emitNestedScripts(c: Collector, words: readonly string[], redire
     const nested = nestedCtx(ctx);
     for (const r of redirects) {
       if (r.type === 'heredoc_redirect') {
-        const body = r.children.find((n) => n.type === 'heredoc_body');
-        if (body) c.nested(c.slice(body), nested, c.parts);
+        const body = heredocBodyText(c, r);
+        // An unquoted delimiter: the shell reads the body with bash's backslashes taken out (`\$'…'` is `$'…'`).
+        if (body !== undefined) c.nested(heredocQuoted(c, r) ? body : unescapeBackquoted(body), nested, c.parts);
       } else if (r.type === 'herestring_redirect') {
         const value = r.namedChildren[r.namedChildCount - 1];
         if (value) c.nested(wordValue(c, value), nested, c.parts);

@@ -6,6 +6,7 @@ import type { Part, WordShape } from '../types.js';
 import { Collector, type Ctx, type ParseNested, countStatement, keyed, makeCtx, newPart, unparsedPart, unpiped } from './context.js';
 import type { SimpleLine } from './simple.js';
 import { emitNestedScripts } from './nested.js';
+import { backquoteNests, emitBackquoted, emitHeredocBackticks, heredocQuoted } from './backticks.js';
 import { assignmentWord, declarationWords, joinShapes, testWords, wordShape, wordValue } from './word-value.js';
 
 /** Node types whose presence in a command name makes the name dynamic. */
@@ -435,20 +436,18 @@ export function visitSimple(source: string, line: SimpleLine, ctx: Ctx, out: Par
   out.push(...c.parts);
 }
 
-export function heredocQuoted(c: Collector, r: SyntaxNode): boolean {
-  const start = r.children.find((n) => n.type === 'heredoc_start');
-  return start !== undefined && /['"\\]/.test(c.slice(start));
-}
-
 /** Emits parts for every `$(…)`, backtick and `<(…)`/`>(…)` in `node` (the node itself included), outermost first. */
 function emitSubstitutions(c: Collector, node: SyntaxNode, ctx: Ctx): void {
   // A node's range covers its descendants, so text without `$(`, a backtick, `<(` or `>(` holds no substitution:
   // skip the walk.
   if (!c.maySubstitute(node.startIndex, node.endIndex)) return;
   if (node.type === 'command_substitution') {
-    visitBlock(c, node, makeCtx(ctx.depth, 'substitution', undefined, [], undefined));
+    const inner = c.src.slice(node.startIndex + 1, node.endIndex - 1);
+    if (c.src[node.startIndex] === '`' && backquoteNests(inner)) emitBackquoted(c, inner, ctx);
+    else visitBlock(c, node, makeCtx(ctx.depth, 'substitution', undefined, [], undefined));
     return;
   }
+  if (node.type === 'heredoc_body' && node.parent && !heredocQuoted(c, node.parent)) emitHeredocBackticks(c, node, ctx);
   if (node.type === 'process_substitution') {
     visitBlock(c, node, makeCtx(ctx.depth, 'process-substitution', undefined, [], undefined));
     return;
