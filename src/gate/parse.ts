@@ -8,9 +8,10 @@ import type { ParsedLine, Part } from './types.js';
 import { Collector, type Ctx, MAX_DEPTH, TooManyParts, lineCtx, startCounting, unparsedPart } from './parse/context.js';
 import { fastPathsOn, plainWords } from './parse/plain.js';
 import { readSimple } from './parse/simple.js';
+import { readHeredocHeader } from './parse/heredoc-header.js';
 import { readTree, treeHasError } from './parse/tree.js';
 import { BOUNDED_LENGTH, ParserNotReady, boundedParse, canParse, loadedParser, startBudget } from './parse/runtime.js';
-import { visitBlock, visitPlain, visitSimple } from './parse/walk.js';
+import { visitBlock, visitHeredocHeader, visitPlain, visitSimple } from './parse/walk.js';
 
 export { MAX_DEPTH } from './parse/context.js';
 export { shellCommandString } from './parse/nested.js';
@@ -19,6 +20,11 @@ export { isPlainLine, treeSitterOnly } from './parse/plain.js';
 /** Whether the simple-line reader (ADR 0052) reads `line` itself, without tree-sitter. */
 export function isSimpleLine(line: string): boolean {
   return readSimple(line) !== undefined;
+}
+
+/** Whether the heredoc-header reader (ADR 0084) reads `line` itself, without tree-sitter. */
+export function isHeredocHeader(line: string): boolean {
+  return readHeredocHeader(line) !== undefined;
 }
 export {
   PARSE_BUDGET_MS,
@@ -63,6 +69,11 @@ function parseSource(source: string, ctx: Ctx, out: Part[]): void {
   const simple = fastPathsOn() ? readSimple(source) : undefined;
   if (simple) {
     visitSimple(source, simple, ctx, out, parseNested);
+    return;
+  }
+  const header = fastPathsOn() ? readHeredocHeader(source) : undefined;
+  if (header) {
+    visitHeredocHeader(source, header, ctx, out, parseNested);
     return;
   }
   const p = loadedParser();

@@ -5,6 +5,7 @@ import type { SyntaxNode } from './tree.js';
 import type { Part, WordShape } from '../types.js';
 import { Collector, type Ctx, type ParseNested, countStatement, keyed, makeCtx, newPart, unparsedPart, unpiped } from './context.js';
 import type { SimpleLine } from './simple.js';
+import type { HeredocHeader } from './heredoc-header.js';
 import { emitNestedScripts } from './nested.js';
 import { backquoteNests, emitBackquoted, emitHeredocBackticks, heredocQuoted } from './backticks.js';
 import { assignmentWord, declarationWords, joinShapes, testWords, wordShape, wordValue } from './word-value.js';
@@ -434,6 +435,16 @@ export function visitSimple(source: string, line: SimpleLine, ctx: Ctx, out: Par
     }
   }
   out.push(...c.parts);
+}
+
+/**
+ * A heredoc header without its body (ADR 0084): the part of its command, as the simple-line reader reads it, then the
+ * operator to the end of the line as one unparsed part — tree-sitter's ERROR node, which counts as a statement.
+ */
+export function visitHeredocHeader(source: string, header: HeredocHeader, ctx: Ctx, out: Part[], nested: ParseNested): void {
+  visitSimple(source.slice(0, header.commandEnd), header.command, ctx, out, nested);
+  countStatement();
+  out.push(unparsedPart(source.slice(header.operator), ctx.keyword));
 }
 
 /** Emits parts for every `$(…)`, backtick and `<(…)`/`>(…)` in `node` (the node itself included), outermost first. */
