@@ -12,6 +12,7 @@ import { basename, dropExpansions, isAssignment, roughlyOneList, roughlyPlain, r
 import { MULTI_CALL, SHELLS as SHELL_PROGRAMS } from '../core/shells.js';
 import { isWrapper, resolveCommand } from './wrappers.js';
 import { mayHoldName } from './name-tokens.js';
+import { ListIndex } from './word-lists.js';
 
 export interface DenyEntry {
   /** Stable name, used in `policyRule`, the audit log and the docs. */
@@ -185,10 +186,10 @@ interface ScanBudget {
   /** Nested texts parsed on this line, each once (made when the first is). */
   parsed: Map<string, readonly Part[]> | undefined;
   /**
-   * A parsed part's word list (joined by NUL) and the work its whole scan cost (and the bound of what it left
-   * unparsed): the line's rough reading skips it.
+   * A parsed part's word list (found as its NUL-joined key was) and the work its whole scan cost (and the bound of
+   * what it left unparsed): the line's rough reading skips it.
    */
-  scanned: Map<string, PartCost> | undefined;
+  scanned: ListIndex<PartCost> | undefined;
   /** Each parsed part's words and cost, in order (all of them are scanned before the rough line): see `scanned`. */
   readonly partCosts: PartCost[];
 }
@@ -212,7 +213,7 @@ function commandsOf(part: Part, budget: ScanBudget, lineReading: boolean, out: C
     // One list, scanned from an empty `seen`: what a rough reading of the same words would find, or more.
     const before = budget.work;
     const deferredBefore = budget.deferred;
-    scan.visit(part.words, 0, undefined, true);
+    scan.visit(part.words, 0, true);
     budget.partCosts.push({ words: part.words, work: budget.work - before, deferred: budget.deferred - deferredBefore });
     return;
   }
@@ -234,25 +235,21 @@ function commandsOf(part: Part, budget: ScanBudget, lineReading: boolean, out: C
   const scanned = lineReading ? scannedByKey(budget) : undefined;
   const known = lineReading && lineSegments !== undefined && lineSegments.line === part.text ? lineSegments.segments : undefined;
   for (const words of known ?? roughSegments(part.text)) {
-    const key = words.join('\u0000');
-    const seen = scan.seenKeys();
-    const cost = scanned !== undefined && !seen.has(key) ? scanned.get(key) : undefined;
+    const seen = scan.seenLists();
+    const cost = scanned !== undefined && !seen.has(words) ? scanned.get(words) : undefined;
     if (cost !== undefined) {
       scan.charge(cost.work);
       budget.deferred += cost.deferred;
-      seen.add(key);
-    } else scan.visit(words, 0, key);
+      seen.add(words, true);
+    } else scan.visit(words, 0);
   }
 }
 
-/** Each parsed part's cost by its word list (joined by NUL), the first part's where several have the same words. */
-function scannedByKey(budget: ScanBudget): Map<string, PartCost> {
+/** Each parsed part's cost by its word list (NUL-joined key), the first part's where several have the same words. */
+function scannedByKey(budget: ScanBudget): ListIndex<PartCost> {
   if (budget.scanned === undefined) {
-    const byKey = new Map<string, PartCost>();
-    for (const c of budget.partCosts) {
-      const key = c.words.join('\u0000');
-      if (!byKey.has(key)) byKey.set(key, c);
-    }
+    const byKey = new ListIndex<PartCost>(!shortcuts);
+    for (const c of budget.partCosts) byKey.add(c.words, c);
     budget.scanned = byKey;
   }
   return budget.scanned;
@@ -260,9 +257,9 @@ function scannedByKey(budget: ScanBudget): Map<string, PartCost> {
 
 /** One part's scan (commandsOf): the word lists it has visited, and where its commands go. */
 class PartScan {
-  /** The joined word lists visited, made when a second list is visited (most parts have one). */
-  private seen: Set<string> | undefined;
-  /** The part's own list, visited first, not yet joined into `seen`. */
+  /** The word lists visited (by their NUL-joined key: ADR 0085), made when a second list is visited (most parts have one). */
+  private seen: ListIndex<true> | undefined;
+  /** The part's own list, visited first, not yet added to `seen`. */
   private top: readonly string[] | undefined;
 
   constructor(
@@ -271,10 +268,11 @@ class PartScan {
     private readonly out: Cmd[],
   ) {}
 
-  seenKeys(): Set<string> {
-    this.seen ??= new Set<string>();
+  seenLists(): ListIndex<true> {
+    // Without the shortcuts, keyed by the joined words from the first list, as before (the differential test).
+    this.seen ??= new ListIndex<true>(!shortcuts);
     if (this.top !== undefined) {
-      this.seen.add(this.top.join('\u0000'));
+      this.seen.add(this.top, true);
       this.top = undefined;
     }
     return this.seen;
@@ -286,15 +284,12 @@ class PartScan {
   }
 
   /** `first`: the part's own list, visited before any other (nothing is seen yet). */
-  visit(words: readonly string[], depth: number, key?: string, first = false): void {
+  visit(words: readonly string[], depth: number, first = false): void {
     if (words.length === 0 || depth > MAX_NESTING) return;
     this.charge(words.length);
     if (first) this.top = words;
     else {
-      const seen = this.seenKeys();
-      const k = key ?? words.join('\u0000');
-      if (seen.has(k)) return;
-      seen.add(k);
+      if (!this.seenLists().add(words, true)) return;
     }
     // `{ sudo ls; }` read roughly: braces and `!` are syntax, not the program.
     if (words[0] === '{' || words[0] === '!' || words[0] === '}') {
