@@ -64,7 +64,7 @@ const LAUNCHERS = new Set([
 ]);
 
 /** Options of launchers whose value is a shell command line (`script -c CMD`, `su -c CMD`, `npx -c CMD`). */
-const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
+const COMMAND_OPTIONS: ReadonlyMap<string, readonly string[]> = new Map(Object.entries({
   script: ['-c', '--command'],
   su: ['-c', '--command', '--session-command'],
   runuser: ['-c', '--command', '--session-command'],
@@ -76,7 +76,8 @@ const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   parallel: [],
   tmux: [],
   screen: [],
-};
+} satisfies Record<string, readonly string[]>));
+const NO_OPTIONS: readonly string[] = [];
 
 const PACKAGE_MANAGERS = new Set(['npm', 'pnpm', 'yarn', 'bun']);
 
@@ -318,7 +319,7 @@ class PartScan {
       if (!LAUNCHERS.has(name) && !SHELLS.has(name) && !PRIVILEGE.has(name)) continue;
       // Package managers launch a program only through exec/dlx (`npm install sudo` installs a package).
       if (PACKAGE_MANAGERS.has(name) && !/^(exec|x|dlx)$/.test(program[1] ?? '')) continue;
-      const cmdOpts = COMMAND_OPTIONS[name] ?? [];
+      const cmdOpts = COMMAND_OPTIONS.get(name) ?? NO_OPTIONS; // a Map: the name is a fresh string (ADR 0074)
       this.charge(program.length);
       for (let i = 1; i < program.length; i++) {
         const w = program[i]!;

@@ -101,9 +101,18 @@ export function exactKey(part: Part, executable: string): string {
   return key;
 }
 
+/** Programs keyed by exact text besides the shells, Python and the interpreters' list (a set of whole names). */
+const MORE_INTERPRETERS: ReadonlySet<string> = new Set(['awk', 'gawk', 'mawk', 'nawk', 'osascript', 'pwsh', 'powershell', 'expect', 'node', 'deno', 'bun', 'ruby', 'perl', 'php', 'lua']);
+
 function isInterpreter(exe: string): boolean {
-  return SHELLS.has(exe) || isPython(exe) || INTERPRETERS.has(exe) || /^(awk|gawk|mawk|nawk|osascript|pwsh|powershell|expect|node|deno|bun|ruby|perl|php|lua)$/.test(exe);
+  return SHELLS.has(exe) || INTERPRETERS.has(exe) || MORE_INTERPRETERS.has(exe) || isPython(exe);
 }
+
+/**
+ * MULTIPLEXERS' own entries by name: a Map finds the executable (a fresh string) by its hash, where the object's
+ * own-property test first looks it up among the engine's interned names (ADR 0074, 0085).
+ */
+const MULTIPLEXER_ROWS: ReadonlyMap<string, readonly string[]> = new Map(Object.entries(MULTIPLEXERS));
 
 /** The remembered-answer key for a part whose program (after wrappers) is `executable`. */
 export function patternFor(part: Part, executable: string): string {
@@ -120,7 +129,7 @@ export function patternFor(part: Part, executable: string): string {
   if (executable === 'find' && r.args.some((a) => /^-(exec|execdir|ok|okdir)$/.test(a))) return exact();
   if ((executable === 'fd' || executable === 'fdfind') && r.args.some((a) => /^(-x|-X|--exec|--exec-batch)$/.test(a))) return exact();
   // Own entries only: `constructor` is a program name too, and not a multiplexer.
-  const valueOptions = Object.prototype.hasOwnProperty.call(MULTIPLEXERS, executable) ? MULTIPLEXERS[executable] : undefined;
+  const valueOptions = MULTIPLEXER_ROWS.get(executable);
   if (valueOptions === undefined) return `${executable} *`;
   const verb = multiplexerVerb(executable, r.args, valueOptions);
   return verb === undefined ? `${executable} *` : `${executable} ${verb} *`;

@@ -34,11 +34,15 @@ function sameWords(a: readonly string[], b: readonly string[]): boolean {
  * key only where a NUL or an empty list could make different words join alike); past LINEAR lists, by joined key in a
  * Map, as a Set of keys did. `keyed` from the start is the old way, kept for the differential test.
  */
+interface Entry<T> {
+  readonly words: readonly string[];
+  readonly length: number;
+  readonly aliased: boolean;
+  readonly value: T;
+}
+
 export class ListIndex<T> {
-  private readonly lists: (readonly string[])[] = [];
-  private readonly lengths: number[] = [];
-  private readonly aliased: boolean[] = [];
-  private readonly values: T[] = [];
+  private readonly entries: Entry<T>[] = [];
   private byKey: Map<string, T> | undefined;
 
   constructor(keyed = false) {
@@ -49,11 +53,11 @@ export class ListIndex<T> {
     if (this.byKey !== undefined) return this.byKey.get(words.join('\u0000'));
     const length = joinedLength(words);
     let aliased: boolean | undefined;
-    for (let i = 0; i < this.lists.length; i++) {
-      if (this.lengths[i] !== length) continue;
-      const other = this.lists[i]!;
-      if (sameWords(other, words)) return this.values[i];
-      if ((this.aliased[i] || (aliased ??= mayAlias(words))) && other.join('\u0000') === words.join('\u0000')) return this.values[i];
+    for (let i = 0; i < this.entries.length; i++) {
+      const e = this.entries[i]!;
+      if (e.length !== length) continue;
+      if (sameWords(e.words, words)) return e.value;
+      if ((e.aliased || (aliased ??= mayAlias(words))) && e.words.join('\u0000') === words.join('\u0000')) return e.value;
     }
     return undefined;
   }
@@ -74,20 +78,17 @@ export class ListIndex<T> {
       return true;
     }
     if (this.get(words) !== undefined) return false;
-    if (this.lists.length >= LINEAR) {
+    if (this.entries.length >= LINEAR) {
       // Many lists (a long line): keyed from here on, the first list of each key keeping its value.
       const byKey = new Map<string, T>();
-      for (let i = 0; i < this.lists.length; i++) {
-        const key = this.lists[i]!.join('\u0000');
-        if (!byKey.has(key)) byKey.set(key, this.values[i]!);
+      for (const e of this.entries) {
+        const key = e.words.join('\u0000');
+        if (!byKey.has(key)) byKey.set(key, e.value);
       }
       this.byKey = byKey;
       return this.add(words, value);
     }
-    this.lists.push(words);
-    this.lengths.push(joinedLength(words));
-    this.aliased.push(mayAlias(words));
-    this.values.push(value);
+    this.entries.push({ words, length: joinedLength(words), aliased: mayAlias(words), value });
     return true;
   }
 }

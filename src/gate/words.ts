@@ -96,9 +96,13 @@ function safeCodePoint(n: number): string {
 
 /** The last path component: `/usr/bin/sudo` → `sudo`. A trailing slash is ignored. */
 export function basename(word: string): string {
-  const trimmed = trimTrailingSlashes(word);
-  const i = trimmed.lastIndexOf('/');
-  return i >= 0 ? trimmed.slice(i + 1) : trimmed;
+  // By character code from the end: `lastIndexOf` is a call into the engine's runtime, several times the cost of this
+  // loop on a program name (ADR 0085). The same component: after the last `/` once trailing slashes are dropped.
+  let end = word.length;
+  while (end > 0 && word.charCodeAt(end - 1) === 47) end--;
+  let i = end - 1;
+  while (i >= 0 && word.charCodeAt(i) !== 47) i--;
+  return i < 0 && end === word.length ? word : word.slice(i + 1, end);
 }
 
 /** `a///` → `a`. A loop, not `/\/+$/`: that regex retries at every slash of a long run (quadratic, ADR 0038). */
@@ -147,6 +151,9 @@ export function stripEnclosingQuotes(word: string): string {
 export const ASSIGNMENT_RE = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
 
 export function isAssignment(word: string): boolean {
+  // The expression needs a name's first character and an `=`: most words have neither, and are answered without it.
+  const c = word.charCodeAt(0);
+  if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95) || !word.includes('=')) return false;
   return ASSIGNMENT_RE.test(word);
 }
 
