@@ -51,7 +51,10 @@ const SIMPLE_ESCAPES: Record<string, string> = {
   '?': '?',
 };
 
-/** Decodes the body of `$'…'` (without the `$'` and `'`), the way bash does. */
+/**
+ * Decodes the body of `$'…'` (without the `$'` and `'`), the way bash does. An escape that makes a NUL (`\0`, `\x00`,
+ * `\u0000`, `\c@`, `\400`) ends the text there: bash keeps the string as a C string, so `$'sudo\x00x'` is `sudo`.
+ */
 export function decodeAnsiC(body: string): string {
   let out = '';
   for (let i = 0; i < body.length; i++) {
@@ -70,15 +73,21 @@ export function decodeAnsiC(body: string): string {
       if (!m) {
         out += '\\' + k;
       } else {
-        out += safeCodePoint(parseInt(m[0], 16));
+        const code = parseInt(m[0], 16);
+        if (code === 0) return out;
+        out += safeCodePoint(code);
         i += m[0].length;
       }
     } else if (k >= '0' && k <= '7') {
       const m = /^[0-7]{1,3}/.exec(body.slice(i))!;
-      out += String.fromCharCode(parseInt(m[0], 8) & 0xff);
+      const code = parseInt(m[0], 8) & 0xff;
+      if (code === 0) return out;
+      out += String.fromCharCode(code);
       i += m[0].length - 1;
     } else if (k === 'c' && i + 1 < body.length) {
-      out += String.fromCharCode(body.charCodeAt(++i) & 0x1f);
+      const code = body.charCodeAt(++i) & 0x1f;
+      if (code === 0) return out;
+      out += String.fromCharCode(code);
     } else {
       out += '\\' + k;
     }
