@@ -195,10 +195,11 @@ describe('the deny scan with its shortcuts finds what it finds without them', ()
     ['cp onto a disk in a launcher\'s text', `tmux new 'x(1); cp a /dev/sda'`, 'disk-write'],
     ['tee onto a disk after a pipe in a launcher\'s text', `tmux new 'x(1) | tee /dev/sda'`, 'disk-write'],
     // The scan's seen lists are found by their NUL-joined key without joining (ADR 0085): a NUL inside a word joins
-    // like a word break, so such lists stay found as the keys found them.
-    ['sudo after a word holding a NUL that joins like `sudo ls`', "tmux new $'sudo\\x00ls' sudo ls", 'privilege'],
-    ['sudo in a launcher\'s text before a word holding a NUL', "tmux 'sudo ls' $'sudo\\x00ls'", 'privilege'],
-    ['sudo in a loop after a NUL-holding word list', "for f in $'a\\x00b' a b; do sudo ls; done", 'privilege'],
+    // like a word break, so such lists stay found as the keys found them. (An escape's NUL ends `$'…'`, so the NUL
+    // here is written into the line.)
+    ['sudo after a word holding a NUL that joins like `sudo ls`', "tmux new 'sudo\u0000ls' sudo ls", 'privilege'],
+    ['sudo in a launcher\'s text before a word holding a NUL', "tmux 'sudo ls' 'sudo\u0000ls'", 'privilege'],
+    ['sudo in a loop after a NUL-holding word list', "for f in 'a\u0000b' a b; do sudo ls; done", 'privilege'],
     ['sudo in the nineteenth list a launcher reads (past the lists compared one by one)', `tmux ${Array.from({ length: 18 }, (_, i) => `'a${i} b'`).join(' ')} 'sudo ls'`, 'privilege'],
   ])('%s is still refused: %s', (_name, line, entry) => {
     const parts = parseLine(line).parts;
