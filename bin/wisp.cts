@@ -28,5 +28,16 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   void (async () => {
     const main = bundled ?? (chat ? ((await import(chat)) as typeof import('../commands/main.js')) : await import('../commands/main.js')).main;
     process.exitCode = await main(argv);
+    // `check` from its bundle ends here, once its answer is out: what is left for the event loop then is V8's
+    // scheduled scavenge of the young heap (about a hundred fresh pages and the copying; ADR 0086), which an ending
+    // process does not need. Only when no socket-backed stdout or stderr exists (Node's `net` never loaded): their
+    // writes may be queued, while fd 1 written directly and file streams are synchronous. 'exit' handlers still run.
+    if (bundled !== undefined && argv[0] === 'check' && socketStdioUnused()) process.exit();
   })();
+}
+
+/** Node's `net` was never loaded, so no stdout or stderr stream is a socket whose writes could still be queued. */
+function socketStdioUnused(): boolean {
+  const loaded = (process as { moduleLoadList?: readonly string[] }).moduleLoadList;
+  return Array.isArray(loaded) && !loaded.includes('NativeModule net');
 }

@@ -36,7 +36,9 @@ const faceOf = (file: string): string => /^wisp-[0-9a-f]{16}-([a-z]+)-v\d/.exec(
 /** What the bin prints for a few faces that run from the bundle. */
 function answers(home: string): string[] {
   const out: string[] = [];
-  for (const args of [['check', '--json', '--', 'ls'], ['check', '--json', '--', 'git log --oneline | head -5'], ['check', '--json', '--', 'sudo ls'], ['tools', '--json'], ['--help'], ['doctr'], ['chat', '--help'], ['chat', '--resume', 'x', '--continue']]) {
+  // The last check prints about 20 KB: `check` ends as soon as its answer is written (ADR 0086), and all of it is there.
+  const long = Array.from({ length: 150 }, (_, i) => `ls dir${i}`).join(' && ');
+  for (const args of [['check', '--json', '--', 'ls'], ['check', '--json', '--', 'git log --oneline | head -5'], ['check', '--json', '--', 'sudo ls'], ['check', '--json', '--', long], ['tools', '--json'], ['--help'], ['doctr'], ['chat', '--help'], ['chat', '--resume', 'x', '--continue']]) {
     const r = run(args, home);
     out.push(`${args.join(' ')} → ${r.status}\n${r.stdout}\n${r.stderr}`);
   }
