@@ -136,8 +136,8 @@ function nameCandidates(word: string): Set<string> {
     // `wisp@latest`, `@scope/wisp@1` (npx package specs): the name without the version.
     const at = b.indexOf('@', 1);
     if (at > 0) out.add(b.slice(0, at));
-    // `wisp.js`, `sudo.exe`
-    const dot = b.search(/\.(?:[cm]?[jt]s|exe|sh|bat|cmd)$/);
+    // `wisp.js`, `sudo.exe` (the expression needs a `.`: most names have none, and skip it)
+    const dot = !shortcuts || b.includes('.') ? b.search(/\.(?:[cm]?[jt]s|exe|sh|bat|cmd)$/) : -1;
     if (dot > 0) out.add(b.slice(0, dot));
   };
   add(word);
@@ -146,9 +146,12 @@ function nameCandidates(word: string): Set<string> {
     add(dropped);
     const prefix = word.split(/[$`]/, 1)[0] ?? '';
     add(prefix);
-    for (const expanded of braceExpand(word)) {
-      add(expanded);
-      add(expanded.split(/[$`]/, 1)[0] ?? '');
+    // Without a `{` the expansion is the word itself, whose names and prefix's are added above.
+    if (!shortcuts || word.includes('{')) {
+      for (const expanded of braceExpand(word)) {
+        add(expanded);
+        add(expanded.split(/[$`]/, 1)[0] ?? '');
+      }
     }
   }
   return out;

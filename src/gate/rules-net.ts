@@ -1,5 +1,6 @@
 // Network, credentials and registries: uploads, servers, printing secrets, publishing, deleting remote storage.
 import { type CmdView, type Family, type Finding, dangerous, firstOperand, hasFlag, hasLong, isPython, moderate, operands } from './rules-common.js';
+import { shortcuts } from './shortcuts.js';
 
 const NETWORK_TOOLS = new Set([
   'curl', 'wget', 'ssh', 'scp', 'sftp', 'rsync', 'nc', 'ncat', 'netcat', 'telnet', 'ftp', 'lftp', 'socat', 'mosh',
@@ -75,8 +76,9 @@ const ENV_PRINTERS = ['echo', 'printf', 'print', 'printenv', 'env', 'set', 'expo
 function environmentRules(c: CmdView): Finding[] {
   const out: Finding[] = [];
   if (c.exe === 'echo' || c.exe === 'printf' || c.exe === 'print') {
-    // `${X:+…}` only tests whether X is set, so it does not print it.
-    const refs = [...c.args.join(' ').matchAll(/\$\{?([A-Za-z_][A-Za-z0-9_]*)(:\+)?/g)].filter((m) => m[2] === undefined);
+    // `${X:+…}` only tests whether X is set, so it does not print it. A reference needs a `$` (most echoes have none).
+    const text = c.args.join(' ');
+    const refs = !shortcuts.on || text.includes('$') ? [...text.matchAll(/\$\{?([A-Za-z_][A-Za-z0-9_]*)(:\+)?/g)].filter((m) => m[2] === undefined) : [];
     if (refs.some((m) => SECRET_NAME.test(m[1]!))) out.push(dangerous('prints a credential'));
   }
   if (c.exe === 'printenv') {

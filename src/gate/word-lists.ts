@@ -37,7 +37,8 @@ function sameWords(a: readonly string[], b: readonly string[]): boolean {
 interface Entry<T> {
   readonly words: readonly string[];
   readonly length: number;
-  readonly aliased: boolean;
+  /** mayAlias(words), found when first needed (a list of the same joined length and other words). */
+  aliased: boolean | undefined;
   readonly value: T;
 }
 
@@ -57,7 +58,9 @@ export class ListIndex<T> {
       const e = this.entries[i]!;
       if (e.length !== length) continue;
       if (sameWords(e.words, words)) return e.value;
-      if ((e.aliased || (aliased ??= mayAlias(words))) && e.words.join('\u0000') === words.join('\u0000')) return e.value;
+      if ((e.aliased ??= mayAlias(e.words)) || (aliased ??= mayAlias(words))) {
+        if (e.words.join('\u0000') === words.join('\u0000')) return e.value;
+      }
     }
     return undefined;
   }
@@ -88,7 +91,7 @@ export class ListIndex<T> {
       this.byKey = byKey;
       return this.add(words, value);
     }
-    this.entries.push({ words, length: joinedLength(words), aliased: mayAlias(words), value });
+    this.entries.push({ words, length: joinedLength(words), aliased: undefined, value });
     return true;
   }
 }

@@ -200,6 +200,10 @@ describe('the deny scan with its shortcuts finds what it finds without them', ()
     ['sudo after a word holding a NUL that joins like `sudo ls`', "tmux new 'sudo\u0000ls' sudo ls", 'privilege'],
     ['sudo in a launcher\'s text before a word holding a NUL', "tmux 'sudo ls' 'sudo\u0000ls'", 'privilege'],
     ['sudo in a loop after a NUL-holding word list', "for f in 'a\u0000b' a b; do sudo ls; done", 'privilege'],
+    // nameCandidates tries the extension expression only on a name with a `.`, brace lists only in a word with a `{`.
+    ['sudo named with an extension', 'sudo.exe ls', 'privilege'],
+    ['sudo from a brace list inside a launcher\'s text', "tmux new 'echo; {su,x}do ls'", 'privilege'],
+    ['sudo named by an expansion left empty, no brace', 'su${X}do ls', 'privilege'],
     ['sudo in the nineteenth list a launcher reads (past the lists compared one by one)', `tmux ${Array.from({ length: 18 }, (_, i) => `'a${i} b'`).join(' ')} 'sudo ls'`, 'privilege'],
   ])('%s is still refused: %s', (_name, line, entry) => {
     const parts = parseLine(line).parts;
