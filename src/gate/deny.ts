@@ -144,6 +144,8 @@ function nameCandidates(word: string): Set<string> {
   if (/[$`{]/.test(word)) {
     const dropped = dropExpansions(word).replace(/\$(['"])/g, '$1').replace(/['"]/g, '');
     add(dropped);
+    // bash expands braces before variables: `${X}{su,}do` is `sudo` with X unset, a name only the dropped word shows.
+    if (dropped.includes('{')) for (const expanded of braceExpand(dropped)) add(expanded);
     const prefix = word.split(/[$`]/, 1)[0] ?? '';
     add(prefix);
     // Without a `{` the expansion is the word itself, whose names and prefix's are added above.

@@ -202,6 +202,8 @@ describe('the deny scan with its shortcuts finds what it finds without them', ()
     ['sudo in a loop after a NUL-holding word list', "for f in 'a\u0000b' a b; do sudo ls; done", 'privilege'],
     // nameCandidates tries the extension expression only on a name with a `.`, brace lists only in a word with a `{`.
     ['sudo named with an extension', 'sudo.exe ls', 'privilege'],
+    ['sudo from a brace list after an expansion left empty', '${X}{su,}do ls', 'privilege'],
+    ['sudo from a brace list after a quoted expansion left empty', '"$X"{su,x}do ls', 'privilege'],
     ['sudo from a brace list inside a launcher\'s text', "tmux new 'echo; {su,x}do ls'", 'privilege'],
     ['sudo named by an expansion left empty, no brace', 'su${X}do ls', 'privilege'],
     ['sudo in the nineteenth list a launcher reads (past the lists compared one by one)', `tmux ${Array.from({ length: 18 }, (_, i) => `'a${i} b'`).join(' ')} 'sudo ls'`, 'privilege'],
