@@ -129,3 +129,28 @@ describe('attack: a backtick substitution tree-sitter reads as text (in a heredo
     expect(analysis('cat <<EOF\n`echo ran-in-body`\nEOF').parts.map((p) => p.text)).toContain('echo ran-in-body');
   });
 });
+
+describe('attack: a heredoc delimiter that starts with `$` (tree-sitter reads the body as text, bash expands it)', () => {
+  // `<<$EOF` and `<<${EOF}` are unquoted delimiters: bash runs the $(…) of the body. tree-sitter-bash reads no
+  // substitution in such a body, so the gate saw `cat <<$EOF` alone (a `cat *` answer covered `rm -rf ~`).
+  for (const [line, rule] of [
+    ["cat <<$EOF\n$($'\\x73udo' ls)\n$EOF", 'privilege'],
+    ["cat > notes.txt <<${EOF}\n${x:-$($'\\x73udo' ls)}\n${EOF}", 'privilege'],
+    ["cat <<$E\nWISP_HEREDOC_END\n$[ $($'\\x77isp' approvals approve 1) ]\n$E", 'answer-escalation'],
+  ] as const) {
+    it(`refused: ${JSON.stringify(line)}`, () => {
+      expect(verdict(line)).toEqual({ decision: 'deny', rule });
+    });
+  }
+
+  it('rm -rf ~ in such a body is a part of its own, rated dangerous', () => {
+    const a = analysis('cat > notes.txt <<$EOF\n$(rm -rf ~)\n$EOF');
+    expect(a.level).toBe('dangerous');
+    expect(a.parts.map((p) => p.executable)).toContain('rm');
+  });
+
+  it.runIf(existsSync('/bin/bash'))('bash itself runs it', () => {
+    const out = execFileSync('/bin/bash', ['-c', 'cat <<$EOF\n$(echo ran-dollar)\n$EOF'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    expect(out).toBe('ran-dollar\n');
+  });
+});

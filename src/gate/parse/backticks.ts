@@ -3,6 +3,7 @@
 // `…` it keeps the backslashes bash removes before it parses the inner text (`\`` opens a nested substitution).
 import type { SyntaxNode } from './tree.js';
 import { type Collector, type Ctx, makeCtx } from './context.js';
+import type { Part } from '../types.js';
 
 /** bash's unescaping inside backticks and in an unquoted heredoc's body: `\$`, `\``, `\\` lose the backslash. */
 export function unescapeBackquoted(text: string): string {
@@ -47,13 +48,23 @@ export function emitBackquoted(c: Collector, inner: string, ctx: Ctx): void {
 }
 
 /**
- * Parses each backtick substitution in an unquoted heredoc's body that tree-sitter left as text. What tree-sitter
- * read itself ($(…), ${…}) is skipped; a backslash escapes the next character; an unclosed backtick runs to the end.
+ * Parses what an unquoted heredoc's body runs that tree-sitter left as text: each backtick substitution, and, where
+ * it left a `$(`, `${` or `$[` unread too (a delimiter starting with `$`: `<<$EOF`), the whole body again under a
+ * plain delimiter. What tree-sitter read itself is skipped; a backslash escapes the next character; an unclosed
+ * backtick runs to the end.
  */
 export function emitHeredocBackticks(c: Collector, body: SyntaxNode, ctx: Ctx): void {
+  const spans = unreadSubstitutions(c, body);
+  if (spans === 'reread') emitBodyReread(c, body, ctx);
+  else for (const inner of spans) emitBackquoted(c, inner, ctx);
+}
+
+/** The inner texts of the body's unread backticks, or 'reread' when an unread `$(`, `${` or `$[` is there. */
+function unreadSubstitutions(c: Collector, body: SyntaxNode): string[] | 'reread' {
   const src = c.src;
   const end = body.endIndex;
   const read = body.namedChildren.filter((n) => n.type !== 'heredoc_content');
+  const spans: string[] = [];
   let k = 0;
   for (let i = body.startIndex; i < end; i++) {
     while (k < read.length && read[k]!.endIndex <= i) k++;
@@ -66,10 +77,24 @@ export function emitHeredocBackticks(c: Collector, body: SyntaxNode, ctx: Ctx): 
       i++;
       continue;
     }
+    if (ch === '$' && (src[i + 1] === '(' || src[i + 1] === '{' || src[i + 1] === '[')) return 'reread';
     if (ch !== '`') continue;
     let j = i + 1;
     while (j < end && src[j] !== '`') j += src[j] === '\\' ? 2 : 1;
-    emitBackquoted(c, src.slice(i + 1, Math.min(j, end)), ctx);
+    spans.push(src.slice(i + 1, Math.min(j, end)));
     i = j;
   }
+  return spans;
+}
+
+/** The body parsed again as the body of `: <<END` (END a line the body does not hold); the `:` part is left out. */
+function emitBodyReread(c: Collector, body: SyntaxNode, ctx: Ctx): void {
+  const text = c.slice(body);
+  const lines = text.split('\n');
+  let end = 'WISP_HEREDOC_END';
+  while (lines.includes(end)) end += '_';
+  const header = `: <<${end}`;
+  const parts: Part[] = [];
+  c.nested(`${header}\n${text}${text.endsWith('\n') ? '' : '\n'}${end}\n`, makeCtx(ctx.depth + 1, ctx.origin, undefined, [], undefined), parts);
+  for (const part of parts) if (!part.text.startsWith(header)) c.parts.push(part);
 }
