@@ -9,9 +9,10 @@ import { Collector, type Ctx, MAX_DEPTH, TooManyParts, lineCtx, startCounting, u
 import { fastPathsOn, plainWords } from './parse/plain.js';
 import { readSimple } from './parse/simple.js';
 import { readHeredocHeader } from './parse/heredoc-header.js';
+import { readSubstitutionLine } from './parse/substitution-line.js';
 import { readTree, treeHasError } from './parse/tree.js';
 import { BOUNDED_LENGTH, ParserNotReady, boundedParse, canParse, loadedParser, startBudget } from './parse/runtime.js';
-import { visitBlock, visitHeredocHeader, visitPlain, visitSimple } from './parse/walk.js';
+import { visitBlock, visitHeredocHeader, visitPlain, visitSimple, visitSubstitutionLine } from './parse/walk.js';
 
 export { MAX_DEPTH } from './parse/context.js';
 export { shellCommandString } from './parse/nested.js';
@@ -25,6 +26,11 @@ export function isSimpleLine(line: string): boolean {
 /** Whether the heredoc-header reader (ADR 0084) reads `line` itself, without tree-sitter. */
 export function isHeredocHeader(line: string): boolean {
   return readHeredocHeader(line) !== undefined;
+}
+
+/** Whether the substitution-line reader (ADR 0084) reads `text` itself, without tree-sitter. */
+export function isSubstitutionLine(text: string): boolean {
+  return readSubstitutionLine(text) !== undefined;
 }
 export {
   PARSE_BUDGET_MS,
@@ -74,6 +80,11 @@ function parseSource(source: string, ctx: Ctx, out: Part[]): void {
   const header = fastPathsOn() ? readHeredocHeader(source) : undefined;
   if (header) {
     visitHeredocHeader(source, header, ctx, out, parseNested);
+    return;
+  }
+  const substitution = fastPathsOn() ? readSubstitutionLine(source) : undefined;
+  if (substitution) {
+    visitSubstitutionLine(source, substitution.inner, substitution.line, ctx, out, parseNested);
     return;
   }
   const p = loadedParser();

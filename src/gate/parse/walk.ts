@@ -438,6 +438,17 @@ export function visitSimple(source: string, line: SimpleLine, ctx: Ctx, out: Par
 }
 
 /**
+ * A text that is one substitution of a simple line, `$(…)` (ADR 0084): what visitCommand makes of the one command
+ * tree-sitter reads there — the substitution's statements first, in the substitution's context, then the command,
+ * whose only word is the text and whose name is dynamic (so no body of it is read).
+ */
+export function visitSubstitutionLine(source: string, inner: string, line: SimpleLine, ctx: Ctx, out: Part[], nested: ParseNested): void {
+  countStatement();
+  visitSimple(inner, line, makeCtx(ctx.depth, 'substitution', undefined, [], undefined), out, nested);
+  out.push(newPart(source, [source], ['dynamic'], [...ctx.redirects], ctx.origin, undefined, true, ctx.keyword, ctx.pipeline?.text, ctx.pipeline === undefined ? undefined : ctx.pipeline.stage));
+}
+
+/**
  * A heredoc header without its body (ADR 0084): the part of its command, as the simple-line reader reads it, then the
  * operator to the end of the line as one unparsed part — tree-sitter's ERROR node, which counts as a statement.
  */

@@ -1,0 +1,67 @@
+// The differential check of the substitution-line reader (ADR 0084): generated texts `$(` + a line of the simple-line
+// generator + `)`, with blanks inside or not, alone and as the body of `sh -c "…"`, `eval "…"`, `bash -c '…'`, plus
+// texts just outside the shape. For each text the reader takes, the parse and the analysis must equal the
+// tree-sitter-only ones. A few thousand texts in `npm test`, more in test:stress.
+import { isDeepStrictEqual } from 'node:util';
+import { expect } from 'vitest';
+import { analyzeLine, type LineAnalysis } from '../../src/gate/analyze.js';
+import { defaultConfig } from '../../src/config/schema.js';
+import { isSubstitutionLine, parseLine, treeSitterOnly } from '../../src/gate/parse.js';
+import { prng } from '../helpers/prng.js';
+import { pick } from './plain-words.js';
+import { simpleishLine } from './simple-lines.js';
+
+const INNER_EDGES = ['', '', '', ' ', '\t', ';', ' ;', '\n', ')', '(', '$', '`'];
+
+/** One generated text: a substitution of a simple-ish line, bare or handed to a shell or eval. */
+export function substitutionText(r: () => number): string {
+  const edge = (): string => (r() < 0.75 ? '' : pick<string>(r, INNER_EDGES));
+  const inner = edge() + simpleishLine(r) + edge();
+  const open = r() < 0.93 ? '$(' : pick<string>(r, ['$( ', '(', '$((', '<(', '`']);
+  const close = r() < 0.95 ? ')' : pick<string>(r, ['))', ' )', '', ') x', ')x', ');']);
+  return open + inner + close;
+}
+
+/** The text alone (it is then the line), or as a body the line runs. */
+export function substitutionLine(r: () => number): { readonly text: string; readonly line: string } {
+  const text = substitutionText(r);
+  const roll = r();
+  if (roll < 0.4) return { text, line: text };
+  if (roll < 0.6) return { text, line: `sh -c "${text}"` };
+  if (roll < 0.8) return { text, line: `eval "${text}"` };
+  if (roll < 0.9) return { text, line: `bash -c '${text}'` };
+  return { text, line: `eval ${text}` };
+}
+
+const config = defaultConfig();
+
+function analyse(line: string): LineAnalysis {
+  return analyzeLine(line, config, '/work/project', { home: '/home/person' });
+}
+
+export function sameAsTreeSitter(line: string): boolean {
+  const fast = { parsed: parseLine(line), analysis: analyse(line) };
+  const slow = treeSitterOnly(() => ({ parsed: parseLine(line), analysis: analyse(line) }));
+  return isDeepStrictEqual(fast, slow);
+}
+
+/**
+ * Generates `count` lines from `seed`; for each whose substitution text (or the line itself) the reader takes, the
+ * parse and the analysis must equal the tree-sitter-only ones. Returns how many it took.
+ */
+export function substitutionLinesAgree(count: number, seed: number): { taken: number; total: number } {
+  const r = prng(seed);
+  let taken = 0;
+  const differences: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const { text, line } = substitutionLine(r);
+    // Counted when the reader takes the text (the line itself, or the body the line runs, when the quotes leave it
+    // whole); every line is compared either way, since the body may be read differently from the text.
+    if (isSubstitutionLine(text)) taken++;
+    else if (r() < 0.8) continue;
+    if (!sameAsTreeSitter(line) || !sameAsTreeSitter(text)) differences.push(line);
+    if (differences.length >= 5) break;
+  }
+  expect(differences).toEqual([]);
+  return { taken, total: count };
+}
