@@ -2,14 +2,12 @@
 // generator, and commands that end in a lone `-`), a heredoc operator, a delimiter and a tail, each from the reader's
 // closed set and from just outside it. For each line the reader takes, the parse and the analysis must equal the
 // tree-sitter-only ones. A few thousand lines in `npm test` (heredoc-headers.fuzz.test.ts), more in test:stress.
-import { isDeepStrictEqual } from 'node:util';
 import { expect } from 'vitest';
-import { analyzeLine, type LineAnalysis } from '../../src/gate/analyze.js';
-import { defaultConfig } from '../../src/config/schema.js';
-import { isHeredocHeader, parseLine, treeSitterOnly } from '../../src/gate/parse.js';
+import { isHeredocHeader } from '../../src/gate/parse.js';
 import { prng } from '../helpers/prng.js';
 import { pick } from './plain-words.js';
 import { simpleishLine } from './simple-lines.js';
+import { sameAsTreeSitter } from './same-reading.js';
 
 /** Commands around the lone-dash rule and the blanks before the operator. */
 const COMMANDS = [
@@ -67,18 +65,7 @@ export function heredocHeaderLine(r: () => number): string {
   return command + before + operator + delimiter + tail(r);
 }
 
-const config = defaultConfig();
-
-function analyse(line: string): LineAnalysis {
-  return analyzeLine(line, config, '/work/project', { home: '/home/person' });
-}
-
-/** Whether the reader's reading of `line` equals tree-sitter's: the parse and the analysis. */
-export function sameAsTreeSitter(line: string): boolean {
-  const fast = { parsed: parseLine(line), analysis: analyse(line) };
-  const slow = treeSitterOnly(() => ({ parsed: parseLine(line), analysis: analyse(line) }));
-  return isDeepStrictEqual(fast, slow);
-}
+export { sameAsTreeSitter };
 
 /**
  * Generates `count` lines from `seed`; for each the reader takes, the parse and the analysis must equal the

@@ -2,14 +2,12 @@
 // generator + `)`, with blanks inside or not, alone and as the body of `sh -c "…"`, `eval "…"`, `bash -c '…'`, plus
 // texts just outside the shape. For each text the reader takes, the parse and the analysis must equal the
 // tree-sitter-only ones. A few thousand texts in `npm test`, more in test:stress.
-import { isDeepStrictEqual } from 'node:util';
 import { expect } from 'vitest';
-import { analyzeLine, type LineAnalysis } from '../../src/gate/analyze.js';
-import { defaultConfig } from '../../src/config/schema.js';
-import { isSubstitutionLine, parseLine, treeSitterOnly } from '../../src/gate/parse.js';
+import { isSubstitutionLine } from '../../src/gate/parse.js';
 import { prng } from '../helpers/prng.js';
 import { pick } from './plain-words.js';
 import { simpleishLine } from './simple-lines.js';
+import { sameAsTreeSitter } from './same-reading.js';
 
 const INNER_EDGES = ['', '', '', ' ', '\t', ';', ' ;', '\n', ')', '(', '$', '`'];
 
@@ -33,17 +31,7 @@ export function substitutionLine(r: () => number): { readonly text: string; read
   return { text, line: `eval ${text}` };
 }
 
-const config = defaultConfig();
-
-function analyse(line: string): LineAnalysis {
-  return analyzeLine(line, config, '/work/project', { home: '/home/person' });
-}
-
-export function sameAsTreeSitter(line: string): boolean {
-  const fast = { parsed: parseLine(line), analysis: analyse(line) };
-  const slow = treeSitterOnly(() => ({ parsed: parseLine(line), analysis: analyse(line) }));
-  return isDeepStrictEqual(fast, slow);
-}
+export { sameAsTreeSitter };
 
 /**
  * Generates `count` lines from `seed`; for each whose substitution text (or the line itself) the reader takes, the
