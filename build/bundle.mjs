@@ -114,6 +114,12 @@ const lazyChildProcess = {
 };
 
 /**
+ * Output options every bundle shares. Less to read and scan at every start: no comments or indentation, and the file
+ * stays ASCII (one byte a character; ADR 0086). The metafile lists the inputs and outputs.
+ */
+const LEAN = { minifyWhitespace: true, minifySyntax: true, charset: 'ascii', legalComments: 'none', metafile: true };
+
+/**
  * Bundles ENTRY into `out` (CommonJS; see the file's head), for every CommonJS face or, with `only`, for one
  * subcommand, and returns the dynamic imports left in it.
  */
@@ -130,12 +136,7 @@ async function bundleCjs(out, only) {
     define: { 'import.meta.url': '__wispBundleUrl' },
     plugins: [facesPlugin(externals, only), lazyChildProcess],
     logLevel: 'warning',
-    // Less to read and scan at every start: no comments or indentation (and the file stays ASCII, one byte a char).
-    minifyWhitespace: true,
-    minifySyntax: true,
-    charset: 'ascii',
-    legalComments: 'none',
-    metafile: true,
+    ...LEAN,
   });
   if (result.errors.length) process.exit(1);
   if (process.env.WISP_BUNDLE_SIZES) {
@@ -202,11 +203,7 @@ const chat = await build({
   // React's production build: the development one is several times larger and checks what only a React developer needs.
   define: { 'process.env.NODE_ENV': '"production"' },
   logLevel: 'warning',
-  minifyWhitespace: true,
-  minifySyntax: true,
-  charset: 'ascii',
-  legalComments: 'none',
-  metafile: true,
+  ...LEAN,
 });
 if (chat.errors.length) process.exit(1);
 const chatFiles = Object.values(chat.metafile.outputs);
