@@ -71,14 +71,17 @@ export function killLeftovers(): void {
   }
 }
 
-/** Host pids of processes whose argv contains `marker` as a whole word. */
+/**
+ * Host pids of the `sleep <marker>` processes. Only sleep's own argv counts: a stand-in wisp is often started with
+ * the marker among its arguments too, and counting it let a test go on while one of its sleeps did not exist yet.
+ */
 export function pidsWithArg(marker: string): number[] {
   const pids: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-      if (argv.includes(marker)) pids.push(Number(entry));
+      if (argv.length === 3 && argv[0]?.endsWith('sleep') && argv[1] === marker) pids.push(Number(entry));
     } catch {
       // the process ended while we looked
     }

@@ -129,6 +129,10 @@ describe('when wisp itself goes away', () => {
     started.push(child);
     return child;
   };
+  // What these two check is that the sleeps die at all: if the chain broke they would live for 300 s. So the bound
+  // is far under that and far over the few ms the chain takes; CI once saw more than 2 s go by on a starved VM
+  // (every link measured 6-180 ms here with ten busy loops on the two cores).
+  const DIES_WITHIN_MS = 20_000;
   // A failed test must not leave its stand-in wisp behind.
   afterAll(() => {
     for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -140,7 +144,7 @@ describe('when wisp itself goes away', () => {
     const exited = new Promise((r) => wisp.on('exit', r));
     const pids = await waitForPids(s, 2, 30_000); // a fresh node + tsx is slow on a busy machine
     await exited;
-    await expect.poll(() => pids.every(isDead), { timeout: 2000 }).toBe(true);
+    await expect.poll(() => pids.every(isDead), { timeout: DIES_WITHIN_MS }).toBe(true);
   });
 
   it('takes the sandbox down even when wisp is SIGKILLed (bwrap --die-with-parent)', { timeout: 60_000 }, async () => {
@@ -148,6 +152,6 @@ describe('when wisp itself goes away', () => {
     const wisp = start('hang', 'sandboxed', s);
     const pids = await waitForPids(s, 2, 30_000); // a fresh node + tsx is slow on a busy machine
     wisp.kill('SIGKILL');
-    await expect.poll(() => pids.every(isDead), { timeout: 2000 }).toBe(true);
+    await expect.poll(() => pids.every(isDead), { timeout: DIES_WITHIN_MS }).toBe(true);
   });
 });
