@@ -5,7 +5,7 @@
 // to their basename and also read with expansions dropped (`sudo$IFS`) and braces expanded (`{sudo,}`), and paths are
 // normalised (`/tmp/..` is `/`). Over-reading only adds refusals, so every reading is generous (ADR 0018).
 import { posix } from 'node:path';
-import { canParse, parsedAsWritten, parseLine, ParserNotReady } from './parse.js';
+import { canParse, isSubstitutionLine, parsedAsWritten, parseLine, ParserNotReady } from './parse.js';
 import { BOUNDED_LENGTH } from './parse/runtime.js';
 import type { Part } from './types.js';
 import { basename, dropExpansions, isAssignment, roughlyOneList, roughlyPlain, roughSegments, stripEnclosingQuotes, trimTrailingSlashes } from './words.js';
@@ -372,7 +372,7 @@ class PartScan {
         // A text the newline would take past BOUNDED_LENGTH stays as written too: ended, it would be a bounded parse that
         // comes back unparsed and is read roughly (no `$'\x73udo'`, no comments), where as written it is parsed.
         const asWritten = !shortcuts || CALL.test(source) || source.length + 1 > BOUNDED_LENGTH;
-        parts = asWritten ? parsedAsWritten(() => parseLine(source).parts) : parseLine(source).parts;
+        parts = (shortcuts ? processSubstitutionParts(source) : undefined) ?? (asWritten ? parsedAsWritten(() => parseLine(source).parts) : parseLine(source).parts);
         this.budget.parsed.set(source, parts);
       }
       for (const p of parts) {
@@ -382,6 +382,25 @@ class PartScan {
       for (const list of roughSegments(source)) this.visit(list, depth + 1);
     }
   }
+}
+
+/**
+ * The parts of a text that is one process substitution of a simple line, `<(curl -s …)` (the operand of `bash <(…)`),
+ * read without tree-sitter (ADR 0089): tree-sitter-bash reads such a text as one command named by the substitution,
+ * so its parts are the inner line's statements and then that command (`[text]`), exactly as it reads `$(…)` of the same
+ * line — which the substitution-line reader (ADR 0084) reads. So the `$(…)` text is parsed instead (the reader takes it,
+ * or the call returns undefined), and its last part, the `$(…)` command, is given the text's own word. The scan reads
+ * only the parts' words, texts and `unparsed`. undefined: parse the text itself. Exported for the differential test.
+ */
+export function processSubstitutionParts(source: string): readonly Part[] | undefined {
+  const c0 = source.charCodeAt(0);
+  if ((c0 !== 0x3c && c0 !== 0x3e) || source.charCodeAt(1) !== 0x28) return undefined; // `<(` or `>(`
+  const asCommand = '$' + source.slice(1);
+  if (!isSubstitutionLine(asCommand)) return undefined;
+  const parts = parseLine(asCommand).parts;
+  const last = parts[parts.length - 1];
+  if (last === undefined || last.text !== asCommand || last.words.length !== 1 || last.unparsed === true) return undefined;
+  return [...parts.slice(0, -1), { ...last, text: source, words: [source] }];
 }
 
 /** A name or closing bracket or quote right before `(`: a function call in most languages, a syntax error in shell. */
