@@ -498,6 +498,8 @@ const deleteRoot: Entry = {
   sentence: 'deletes the root directory or a top-level system directory',
   find: ({ cmds }) => {
     for (const c of cmds) {
+      // Every check below starts from one of these names (ADR 0089: no copy of the words for the others).
+      if (shortcuts && !c.names.has('rm') && !c.names.has('find') && !c.names.has('rsync')) continue;
       const args = c.words.slice(1);
       if (c.names.has('rm')) {
         if (args.some((w) => w === '--no-preserve-root')) return c.part;
@@ -547,6 +549,17 @@ function deviceRedirect(parts: readonly Part[]): Part | undefined {
   return undefined;
 }
 
+/** The names disk-write's checks on a command look for, besides the formatters (FORMATTERS). */
+const DISK_TOOLS: ReadonlySet<string> = new Set([
+  'nvme', 'badblocks', 'hdparm', 'cryptsetup', 'zpool', 'mdadm', 'diskutil', 'dd', 'dcfldd', 'dc3dd', 'sg_dd', 'ddpt', 'tee', 'sponge',
+  'shred', 'truncate', 'ddrescue', 'pv', 'scrub', 'wipe', 'cp', 'mv', 'install', 'rsync', 'ln', 'gcp', 'gmv',
+]);
+
+function diskToolNamed(c: Cmd): boolean {
+  for (const n of c.names) if (DISK_TOOLS.has(n) || FORMATTERS.test(n)) return true;
+  return false;
+}
+
 const diskWrite: Entry = {
   name: 'disk-write',
   sentence: 'formats, wipes or writes directly to a disk device',
@@ -554,6 +567,8 @@ const diskWrite: Entry = {
     const redirected = deviceRedirect(parts);
     if (redirected !== undefined) return redirected;
     for (const c of cmds) {
+      // Every check below starts from a name of DISK_TOOLS or a formatter's (ADR 0089: nothing copied for the others).
+      if (shortcuts && !diskToolNamed(c)) continue;
       const args = c.words.slice(1);
       const names = [...c.names];
       if (names.some((n) => FORMATTERS.test(n))) return c.part;
@@ -671,6 +686,8 @@ const answerEscalation: Entry = {
   find: ({ cmds }) => {
     for (const c of cmds) {
       const ws = c.words;
+      // A hit needs one of the answering subcommands among the words (ADR 0089: no per-word test for the others).
+      if (shortcuts && !holdsAnsweringSubcommand(ws)) continue;
       const launchedByJs = has(c, JS_RUNNERS);
       for (let i = 0; i + 1 < ws.length; i++) {
         const hit = WISP_SUB_ANSWER.some(([sub, verb]) => ws[i] === sub && verb.test(ws[i + 1]!));
@@ -711,8 +728,7 @@ const nestedAgent: Entry = {
 const ENTRY_NAMES: ReadonlySet<string> = new Set([
   ...PRIVILEGE, ...SHELLS, ...FETCHERS, ...STDIN_RUNNERS, ...JS_RUNNERS, ...FORMATTER_NAMES, 'eval',
   'rm', 'find', 'rsync', // delete-root
-  'nvme', 'badblocks', 'hdparm', 'cryptsetup', 'zpool', 'mdadm', 'diskutil', 'dd', 'dcfldd', 'dc3dd', 'sg_dd', 'ddpt', 'tee', 'sponge',
-  'shred', 'truncate', 'ddrescue', 'pv', 'scrub', 'wipe', 'cp', 'mv', 'install', 'ln', 'gcp', 'gmv', // disk-write
+  ...DISK_TOOLS, // disk-write
 ]);
 const WISP_NAME = /^wisp[-_]?(cli|agent|harness)?$/;
 const ANSWERING_SUBCOMMANDS: ReadonlySet<string> = new Set(WISP_SUB_ANSWER.map(([sub]) => sub));
@@ -808,12 +824,16 @@ function nameMayMatter(n: string): boolean {
   return ENTRY_NAMES.has(n) || INTERPRETERS.test(n) || FORMATTERS.test(n) || WISP_NAME.test(n);
 }
 
+function holdsAnsweringSubcommand(words: readonly string[]): boolean {
+  for (const w of words) if (ANSWERING_SUBCOMMANDS.has(w)) return true;
+  return false;
+}
+
 /** Whether any entry could apply to `c` (see ENTRY_NAMES). */
 function mayMatter(c: Cmd): boolean {
   if (c.part.dynamicName === true) return true;
   for (const n of c.names) if (nameMayMatter(n)) return true;
-  for (const w of c.words) if (ANSWERING_SUBCOMMANDS.has(w)) return true;
-  return false;
+  return holdsAnsweringSubcommand(c.words);
 }
 
 /** The built-in entries, in the order they are checked (the first that applies names the refusal). */

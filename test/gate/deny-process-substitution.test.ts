@@ -110,3 +110,41 @@ describe('attacks on the process-substitution reading', () => {
     refused('bash <(curl -s x > /dev/sda)', 'disk-write');
   });
 });
+
+// ADR 0089: delete-root, disk-write and answer-escalation skip a command none of whose names (or words) their checks
+// start from. Spellings that reach those names only through a path, a case, quotes, a wrapper or a launcher are
+// refused alike with and without the shortcut.
+describe('attacks on the entries\' name gates', () => {
+  const refused = (line: string, entry: string): void => {
+    const parts = parseLine(line).parts;
+    expect(builtinDeny(line, parts)?.name, line).toBe(entry);
+    expect(builtinDeny(line, parts, { everyCommand: true })?.name, line).toBe(entry);
+  };
+
+  it('a disk tool behind a path, a capital, quotes, an extension or a launcher still writes the disk', () => {
+    refused('/bin/DD if=/dev/zero of=/dev/sda', 'disk-write');
+    refused("t''ee /dev/nvme0n1 < x", 'disk-write');
+    refused('nice -n 5 /sbin/mkfs.ext4 /dev/sdb1', 'disk-write');
+    refused('busybox dd of=/dev/sda', 'disk-write');
+    refused('x=1 sg_dd of=/dev/sdc', 'disk-write');
+    refused('npx -c "cp img /dev/sda"', 'disk-write');
+    refused('diskutil eraseDisk JHFS+ x disk2', 'disk-write');
+    refused('$X/wipefs -a /dev/sda', 'disk-write');
+  });
+
+  it('a root removal behind a wrapper, a brace list or an expansion is still refused', () => {
+    refused('env RM=1 /usr/bin/rm -rf /', 'delete-root');
+    refused('{r,}m -rf /usr', 'delete-root');
+    refused('rm -rf "$EMPTY"/', 'delete-root');
+    refused('timeout 5 find / -delete', 'delete-root');
+    refused('rsync -a --delete empty/ /', 'delete-root');
+  });
+
+  it('an answering subcommand reached through a JavaScript runner or a renamed wisp is still refused', () => {
+    refused('wisp approvals approve abc', 'answer-escalation');
+    refused('npx wisp@latest inquiries answer q1', 'answer-escalation');
+    refused('node dist/bin/wisp.js config set x y', 'answer-escalation');
+    refused('"wisp" approvals deny abc', 'answer-escalation');
+    refused('env /opt/WISP-cli approvals approve x', 'answer-escalation');
+  });
+});
