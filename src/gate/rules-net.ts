@@ -73,13 +73,37 @@ const SECRET_NAME = /(PASSWORD|PASSWD|TOKEN|SECRET|CREDENTIAL|API_?KEY|ACCESS_?K
 const ENV_PRINTERS = ['echo', 'printf', 'print', 'printenv', 'env', 'set', 'export', 'declare', 'typeset'];
 
 /** Printing environment variables that hold secrets, or the whole environment. */
+/**
+ * Whether `text` refers to a variable with a secret's name (`$TOKEN`, `${API_KEY}`), not as `${X:+…}`: what the
+ * expression `/\$\{?([A-Za-z_][A-Za-z0-9_]*)(:\+)?/g` finds, by a scan (ADR 0089). At each `$` the expression takes a
+ * `{` if a name follows it (else no match there: a name cannot start with `{`), then the longest name, then `:+` if
+ * there; the next match starts after it, and neither a name nor `:+` holds a `$`, so every `$` is tried in turn.
+ */
+export function printsSecretName(text: string): boolean {
+  for (let i = text.indexOf('$'); i >= 0; i = text.indexOf('$', i + 1)) {
+    let start = i + 1;
+    if (text.charCodeAt(start) === 0x7b) start++; // `{`
+    if (!nameStart(text.charCodeAt(start))) continue;
+    let end = start + 1;
+    while (end < text.length && (nameStart(text.charCodeAt(end)) || (text.charCodeAt(end) >= 0x30 && text.charCodeAt(end) <= 0x39))) end++;
+    if (text.startsWith(':+', end)) continue;
+    if (SECRET_NAME.test(text.slice(start, end))) return true;
+  }
+  return false;
+}
+
+function nameStart(code: number): boolean {
+  return code === 0x5f || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
+}
+
 function environmentRules(c: CmdView): Finding[] {
   const out: Finding[] = [];
   if (c.exe === 'echo' || c.exe === 'printf' || c.exe === 'print') {
     // `${X:+…}` only tests whether X is set, so it does not print it. A reference needs a `$` (most echoes have none).
     const text = c.args.join(' ');
-    const refs = !shortcuts.on || text.includes('$') ? [...text.matchAll(/\$\{?([A-Za-z_][A-Za-z0-9_]*)(:\+)?/g)].filter((m) => m[2] === undefined) : [];
-    if (refs.some((m) => SECRET_NAME.test(m[1]!))) out.push(dangerous('prints a credential'));
+    if (shortcuts.on ? printsSecretName(text) : [...text.matchAll(/\$\{?([A-Za-z_][A-Za-z0-9_]*)(:\+)?/g)].filter((m) => m[2] === undefined).some((m) => SECRET_NAME.test(m[1]!))) {
+      out.push(dangerous('prints a credential'));
+    }
   }
   if (c.exe === 'printenv') {
     const names = operands(c.args);
