@@ -56,7 +56,7 @@ describe('an expression matches a + "\\n" + b exactly when it matches a or b', (
 });
 
 describe('joinsTo: the words joined are the text, without joining them', () => {
-  it('agrees with join on every part of the golden lines and on generated lists', () => {
+  it('agrees with join on every part of the golden lines and on generated lists', { timeout: 120_000 }, () => {
     const wrong: string[] = [];
     for (const line of goldenLines()) {
       for (const p of parseLine(line).parts) if (joinsTo(p.words, p.text) !== (p.words.join(' ') === p.text)) wrong.push(line);

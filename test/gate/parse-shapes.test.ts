@@ -35,7 +35,7 @@ function shapesOf(lines: Iterable<string>): Map<string, string> {
 }
 
 describe('parts come in one shape', () => {
-  it('over the golden lines', () => {
+  it('over the golden lines', { timeout: 120_000 }, () => {
     const seen = shapesOf(goldenLines());
     expect([...seen.keys()].filter((k) => k !== ONE_SHAPE && k !== PLAIN_TEST)).toEqual([]);
     expect(seen.has(ONE_SHAPE)).toBe(true);

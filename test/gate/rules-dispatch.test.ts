@@ -112,7 +112,7 @@ describe('a rule family finds nothing in a command it is not dispatched for', ()
     expect(bad.slice(0, 20)).toEqual([]);
   });
 
-  it("over the parts of the 33,000 lines of the golden record", () => {
+  it("over the parts of the 33,000 lines of the golden record", { timeout: 120_000 }, () => {
     const lines = goldenLines();
     const bad: string[] = [];
     let parts = 0;
