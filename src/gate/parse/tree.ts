@@ -25,11 +25,18 @@ const FIELDED: ReadonlySet<string> = new Set([
 /** The fields of a node whose children's fields are never read: shared, never written. */
 const NO_FIELDS: readonly undefined[] = Object.freeze([]) as readonly undefined[];
 
+/** The children of a leaf: shared, never written (most nodes are leaves; an array each was most of the reading's garbage). */
+const NO_CHILDREN: readonly SyntaxNode[] = Object.freeze([]) as readonly SyntaxNode[];
+
 /** A node of the syntax tree, with the part of web-tree-sitter's Node interface the walk uses. */
 export class SyntaxNode {
-  readonly children: SyntaxNode[] = [];
-  /** The field name of each child (null: none); undefined where it was not read (see FIELDED). */
-  readonly fields: readonly (string | null | undefined)[];
+  /** Set once, by the reading, when the node's last child has been read (an array of exactly its children). */
+  children: readonly SyntaxNode[] = NO_CHILDREN;
+  /**
+   * The field name of each child (null: none); undefined where it was not read (see FIELDED). Set once, with the
+   * children, for the parents whose fields are read; NO_FIELDS (every question throws) for the others.
+   */
+  fields: readonly (string | null | undefined)[] = NO_FIELDS;
 
   constructor(
     readonly type: string,
@@ -41,9 +48,7 @@ export class SyntaxNode {
     readonly isMissing: boolean,
     /** Whether the node is, or holds, an ERROR or MISSING node; or how to ask the tree (see ErrorLookup). */
     private errorFlag: boolean | ErrorLookup,
-  ) {
-    this.fields = FIELDED.has(type) || type === 'command' ? [] : NO_FIELDS;
-  }
+  ) {}
 
   /** The node is, or holds, an ERROR or MISSING node. */
   get hasError(): boolean {
@@ -67,7 +72,7 @@ export class SyntaxNode {
   }
 
   get namedChildren(): SyntaxNode[] {
-    return this.children.filter((n) => n.isNamed);
+    return this.children.filter(isNamedNode);
   }
 
   get namedChildCount(): number {
@@ -93,6 +98,15 @@ export class SyntaxNode {
     for (let i = 0; i < this.children.length; i++) if (this.fieldNameForChild(i) === name) out.push(this.children[i]!);
     return out;
   }
+}
+
+function isNamedNode(n: SyntaxNode): boolean {
+  return n.isNamed;
+}
+
+/** Whether a parent's children's field names are read (see FIELDED): 0 none, 1 all, 2 those of anonymous children (`command`). */
+function fieldKind(type: string): 0 | 1 | 2 {
+  return FIELDED.has(type) ? 1 : type === 'command' ? 2 : 0;
 }
 
 /**
@@ -179,11 +193,6 @@ function treeAddress(tree: Tree): number | undefined {
   return typeof address === 'number' ? address : undefined;
 }
 
-/** Whether the walk reads the field name of `parent`'s child (named or not). */
-function fieldRead(parent: SyntaxNode, named: boolean): boolean {
-  return FIELDED.has(parent.type) || (parent.type === 'command' && !named);
-}
-
 /**
  * One pass of the runtime's cursor over the tree. Without `errors` the tree has no error (every node's error flags
  * are false); with it, the flags are read as ErrorLookup says. The cursor
@@ -199,6 +208,11 @@ function readByCursor(
 ): SyntaxNode {
   fns._ts_tree_root_node_wasm(t);
   fns._ts_tree_cursor_new_wasm(t);
+  // The children read so far of each node on the cursor's path, in one stack: when a node's last child is read, its
+  // children are copied into an array of their own, of exactly their number, and taken off the stack.
+  const kids = pendingKids;
+  const names = pendingNames;
+  const from = pendingFrom;
   try {
     const rootId = fns._ts_tree_cursor_current_node_type_id_wasm(t);
     const root = new SyntaxNode(
@@ -214,6 +228,8 @@ function readByCursor(
     );
     if (fns._ts_tree_cursor_goto_first_child_wasm(t) !== 1) return root;
     let parent = root;
+    let kind = fieldKind(root.type);
+    from.push(0);
     for (;;) {
       const id = fns._ts_tree_cursor_current_node_type_id_wasm(t);
       let named = cursorNamed[id];
@@ -231,25 +247,40 @@ function readByCursor(
         errors !== undefined && fns._ts_tree_cursor_current_node_is_missing_wasm(t) === 1,
         errors ?? false,
       );
-      parent.children.push(node);
-      if (parent.fields !== NO_FIELDS) {
-        (parent.fields as Array<string | null | undefined>).push(fieldRead(parent, named) ? (fields[fns._ts_tree_cursor_current_field_id_wasm(t)] ?? null) : undefined);
-      }
+      kids.push(node);
+      names.push(kind === 1 || (kind === 2 && !named) ? (fields[fns._ts_tree_cursor_current_field_id_wasm(t)] ?? null) : undefined);
       if (fns._ts_tree_cursor_goto_first_child_wasm(t) === 1) {
+        from.push(kids.length);
         parent = node;
+        kind = fieldKind(node.type);
         continue;
       }
       while (fns._ts_tree_cursor_goto_next_sibling_wasm(t) !== 1) {
+        // `parent`'s last child has been read.
+        const start = from.pop()!;
+        parent.children = kids.slice(start);
+        if (kind !== 0) parent.fields = names.slice(start);
+        kids.length = start;
+        names.length = start;
         fns._ts_tree_cursor_goto_parent_wasm(t);
         const up = parent.parent;
         if (up === null) return root; // back at the root
         parent = up;
+        kind = fieldKind(up.type);
       }
     }
   } finally {
     fns._ts_tree_cursor_delete_wasm(t);
+    kids.length = 0;
+    names.length = 0;
+    from.length = 0;
   }
 }
+
+/** The stacks of readByCursor, kept between readings (a reading is synchronous and never re-entered). */
+const pendingKids: SyntaxNode[] = [];
+const pendingNames: (string | null | undefined)[] = [];
+const pendingFrom: number[] = [];
 
 /**
  * The Node API's reading: one `children` call per node (which also gives each child's start), then its type id and
@@ -264,9 +295,13 @@ function readByNodes(r: TsNode): SyntaxNode {
   while (todo.length > 0) {
     const ts = todo.pop()!;
     const node = made.pop()!;
-    const kids = ts.children;
-    for (let i = 0; i < kids.length; i++) {
-      const k = kids[i]!;
+    const tsKids = ts.children;
+    if (tsKids.length === 0) continue;
+    const kind = fieldKind(node.type);
+    const children: SyntaxNode[] = [];
+    const names: (string | null | undefined)[] = [];
+    for (let i = 0; i < tsKids.length; i++) {
+      const k = tsKids[i]!;
       const id = k.typeId;
       let type = typeNames[id];
       let named = typeNamed[id];
@@ -280,11 +315,13 @@ function readByNodes(r: TsNode): SyntaxNode {
         }
       }
       const child = new SyntaxNode(type, named, k.startIndex, k.endIndex, node, dirty && k.isError, dirty && k.isMissing, dirty && k.hasError);
-      node.children.push(child);
-      if (node.fields !== NO_FIELDS) (node.fields as Array<string | null | undefined>).push(fieldRead(node, named) ? ts.fieldNameForChild(i) : undefined);
+      children.push(child);
+      names.push(kind === 1 || (kind === 2 && !named) ? ts.fieldNameForChild(i) : undefined);
       todo.push(k);
       made.push(child);
     }
+    node.children = children;
+    if (kind !== 0) node.fields = names;
   }
   return root;
 }

@@ -46,14 +46,17 @@ function visitStatement(c: Collector, node: SyntaxNode, ctx: Ctx): void {
       visitRedirected(c, node, ctx);
       return;
     case 'pipeline': {
-      const stages = node.namedChildren.filter((n) => n.type !== 'comment');
+      // Its named children but comments, in order, each the next stage.
       const text = c.slice(node);
-      stages.forEach((stage, i) => visitStatement(c, stage, makeCtx(ctx.depth, ctx.origin, ctx.keyword, ctx.redirects, { text, stage: i })));
+      let stage = 0;
+      for (const child of node.children) {
+        if (child.isNamed && child.type !== 'comment') visitStatement(c, child, makeCtx(ctx.depth, ctx.origin, ctx.keyword, ctx.redirects, { text, stage: stage++ }));
+      }
       return;
     }
     case 'list':
-      for (const child of node.namedChildren) {
-        if (child.type !== 'comment') visitStatement(c, child, unpiped(ctx));
+      for (const child of node.children) {
+        if (child.isNamed && child.type !== 'comment') visitStatement(c, child, unpiped(ctx));
       }
       return;
     case 'negated_command':
@@ -279,7 +282,8 @@ function visitCommand(c: Collector, cmd: SyntaxNode, ctx: Ctx, outerRedirects: r
   const words: string[] = [];
   // How each word was written (aligned with `words`): only literal words can make a part safe (table/literal.ts).
   const shapes: WordShape[] = [];
-  const redirectNodes: SyntaxNode[] = [...outerRedirects];
+  // The outer redirections, then the command's own: a list of its own only when the command has some.
+  let redirectNodes: readonly SyntaxNode[] = outerRedirects;
   let nameNode: SyntaxNode | null = null;
   let prevEnd = -1;
   const children = cmd.children;
@@ -291,7 +295,7 @@ function visitCommand(c: Collector, cmd: SyntaxNode, ctx: Ctx, outerRedirects: r
     // named *_redirect nodes only (tree-sitter-bash node-types.json).
     const field = named ? undefined : cmd.fieldNameForChild(i);
     if (field === 'redirect' || type.endsWith('_redirect')) {
-      redirectNodes.push(child);
+      redirectNodes = redirectNodes === outerRedirects ? [...outerRedirects, child] : [...redirectNodes, child];
       continue;
     }
     if (type === 'variable_assignment') {
@@ -341,11 +345,12 @@ function visitCommand(c: Collector, cmd: SyntaxNode, ctx: Ctx, outerRedirects: r
   }
 
   const ownRedirects: SyntaxNode[] = [];
+  const redirectTexts = ctx.redirects.slice();
   for (const r of redirectNodes) {
     ownRedirects.push(r);
     if (r.type === 'heredoc_redirect') ownRedirects.push(...heredocInnerRedirects(r));
   }
-  const redirectTexts = [...ctx.redirects, ...ownRedirects.map((r) => redirectText(c, r))];
+  for (const r of ownRedirects) redirectTexts.push(redirectText(c, r));
 
   // The part's text runs from the command to the end of its own redirections (not a heredoc's body or tail).
   let start = cmd.startIndex;

@@ -96,7 +96,7 @@ export function wordShape(c: Collector, node: SyntaxNode): WordShape {
     case 'ansi_c_string':
       return 'literal';
     case 'string':
-      return node.namedChildren.every((n) => n.type === 'string_content') && !/[$`]/.test(c.slice(node).replace(/\\[\s\S]/g, '')) ? 'literal' : 'dynamic';
+      return onlyStringContent(node) && !expandsOutsideEscapes(c.src, node.startIndex, node.endIndex) ? 'literal' : 'dynamic';
     case 'translated_string': {
       const inner = node.namedChildren[0];
       return inner ? wordShape(c, inner) : 'literal';
@@ -116,6 +116,28 @@ export function wordShape(c: Collector, node: SyntaxNode): WordShape {
     default:
       return 'dynamic';
   }
+}
+
+/** Whether every named child of a `"…"` is literal text (no expansion or substitution node). */
+function onlyStringContent(node: SyntaxNode): boolean {
+  for (const n of node.children) if (n.isNamed && n.type !== 'string_content') return false;
+  return true;
+}
+
+/**
+ * Whether src[from, to) holds a `$` or a backtick once every backslash and the character after it are taken out
+ * (what `/[$`]/` finds in the text with `/\\[\s\S]/g` removed; a final lone backslash stays and is neither).
+ */
+function expandsOutsideEscapes(src: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const ch = src.charCodeAt(i);
+    if (ch === 0x5c /* \ */) {
+      if (i + 1 < to) i++;
+      continue;
+    }
+    if (ch === 0x24 /* $ */ || ch === 0x60 /* ` */) return true;
+  }
+  return false;
 }
 
 /** Unquoted text: backslash-escaped characters are literal; `$`, backticks, parentheses, braces are not. */
