@@ -25,8 +25,18 @@ const FIELDED: ReadonlySet<string> = new Set([
 /** The fields of a node whose children's fields are never read: shared, never written. */
 const NO_FIELDS: readonly undefined[] = Object.freeze([]) as readonly undefined[];
 
-/** The children of a leaf: shared, never written (most nodes are leaves; an array each was most of the reading's garbage). */
-const NO_CHILDREN: readonly SyntaxNode[] = Object.freeze([]) as readonly SyntaxNode[];
+/**
+ * The children of a leaf: shared, never written (most nodes are leaves; an array each was much of the reading's
+ * garbage). Not frozen, and made as a copy of an object array, so it is the same kind of array as every other
+ * children list: the walk's loops over children then see one kind (a frozen or a small-integer array is another).
+ */
+const NO_CHILDREN: readonly SyntaxNode[] = objectArray<SyntaxNode>();
+
+/** An empty array of V8's object element kind (what `slice` of a list of nodes gives). */
+function objectArray<T>(): T[] {
+  const a: unknown[] = [{}];
+  return a.slice(0, 0) as T[];
+}
 
 /** A node of the syntax tree, with the part of web-tree-sitter's Node interface the walk uses. */
 export class SyntaxNode {

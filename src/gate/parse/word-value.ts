@@ -10,7 +10,10 @@ export function testWords(c: Collector, node: SyntaxNode): string[] {
   const open = text.startsWith('[[') ? '[[' : '[';
   const close = open === '[[' ? ']]' : ']';
   const inner = text.slice(open.length, text.endsWith(close) ? -close.length : undefined);
-  return [open, ...roughSegments(inner).flat(), close];
+  const words = [open];
+  for (const segment of roughSegments(inner)) for (const w of segment) words.push(w);
+  words.push(close);
+  return words;
 }
 
 export function declarationWords(c: Collector, node: SyntaxNode): string[] {
@@ -91,7 +94,7 @@ export function wordShape(c: Collector, node: SyntaxNode): WordShape {
   switch (node.type) {
     case 'word':
     case 'number':
-      return unquotedShape(c.slice(node));
+      return unquotedShapeIn(c.src, node.startIndex, node.endIndex);
     case 'raw_string':
     case 'ansi_c_string':
       return 'literal';
@@ -105,12 +108,12 @@ export function wordShape(c: Collector, node: SyntaxNode): WordShape {
       let shape: WordShape = 'literal';
       let pos = node.startIndex;
       for (const child of node.children) {
-        if (child.startIndex > pos) shape = joinShapes(shape, unquotedShape(c.src.slice(pos, child.startIndex)));
+        if (child.startIndex > pos) shape = joinShapes(shape, unquotedShapeIn(c.src, pos, child.startIndex));
         // `$"…"` inside a word: the `$` only marks a translated string.
         if (child.type !== '$') shape = joinShapes(shape, wordShape(c, child));
         pos = child.endIndex;
       }
-      if (node.endIndex > pos) shape = joinShapes(shape, unquotedShape(c.src.slice(pos, node.endIndex)));
+      if (node.endIndex > pos) shape = joinShapes(shape, unquotedShapeIn(c.src, pos, node.endIndex));
       return shape;
     }
     default:
@@ -142,18 +145,40 @@ function expandsOutsideEscapes(src: string, from: number, to: number): boolean {
 
 /** Unquoted text: backslash-escaped characters are literal; `$`, backticks, parentheses, braces are not. */
 export function unquotedShape(text: string): WordShape {
+  return unquotedShapeIn(text, 0, text.length);
+}
+
+/**
+ * unquotedShape of src[from, to), read in place (no slice, no one-character strings): the walk asks it of every
+ * unquoted word and of the unquoted stretches of a concatenation.
+ */
+export function unquotedShapeIn(src: string, from: number, to: number): WordShape {
   let shape: WordShape = 'literal';
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (ch === '\\') {
-      i++;
-      continue;
+  for (let i = from; i < to; i++) {
+    switch (src.charCodeAt(i)) {
+      case 0x5c: // \ : the next character is literal
+        i++;
+        continue;
+      case 0x24: // $
+      case 0x60: // `
+      case 0x28: // (
+      case 0x29: // )
+      case 0x7b: // {
+      case 0x7d: // }
+      case 0x3c: // <
+      case 0x3e: // >
+      case 0x7c: // |
+      case 0x3b: // ;
+      case 0x26: // &
+      case 0x27: // '
+      case 0x22: // "
+        if (to - from === 2 && src.charCodeAt(from) === 0x7b && src.charCodeAt(from + 1) === 0x7d) continue; // find's placeholder `{}`, not a brace expansion
+        return 'dynamic';
+      case 0x2a: // *
+      case 0x3f: // ?
+      case 0x5b: // [
+        shape = 'glob';
     }
-    if ('$`(){}<>|;&\'"'.includes(ch)) {
-      if (text === '{}') continue; // find's placeholder, not a brace expansion
-      return 'dynamic';
-    }
-    if (ch === '*' || ch === '?' || ch === '[') shape = 'glob';
   }
   return shape;
 }
