@@ -71,7 +71,7 @@ function withNodes(text: string, visit: (c: Collector, node: SyntaxNode) => void
 }
 
 describe('word shapes read in place say what the sliced reading said', () => {
-  it(`unquotedShapeIn over ${RUNS} generated texts and every range of them`, () => {
+  it(`unquotedShapeIn over ${RUNS} generated texts and every range of them`, { timeout: 120_000 }, () => {
     fc.assert(
       fc.property(denseText, (text) => {
         expect(unquotedShape(text)).toBe(referenceUnquotedShape(text));
@@ -85,7 +85,7 @@ describe('word shapes read in place say what the sliced reading said', () => {
     );
   });
 
-  it(`every word, string and concatenation of ${RUNS} generated commands, and of the golden lines`, () => {
+  it(`every word, string and concatenation of ${RUNS} generated commands, and of the golden lines`, { timeout: 300_000 }, () => {
     const compare = (line: string): void =>
       withNodes(line, (c, n) => {
         if (n.type === 'string') expect(wordShape(c, n), `${line} @${n.startIndex}`).toBe(referenceStringShape(c, n));
@@ -109,7 +109,7 @@ describe('word shapes read in place say what the sliced reading said', () => {
 });
 
 describe('the child lists of the tree', () => {
-  it('hold exactly the children, and the leaves share one list that stays empty after every golden line', () => {
+  it('hold exactly the children, and the leaves share one list that stays empty after every golden line', { timeout: 300_000 }, () => {
     let leaf: readonly SyntaxNode[] | undefined;
     for (const line of goldenLines()) {
       withNodes(line, (_c, n) => {
