@@ -177,6 +177,9 @@ function builtinAssignmentFindings(c: CmdView, out: Finding[]): void {
 // Written without lookaround and with disjoint runs, so it cannot backtrack (ADR 0038); `${a[x` needs no `]` (fail closed).
 const VALUE_AS_CODE =
   /\$\{#?[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]A-Za-z_$`]*[A-Za-z_$`]|:(?:[^-=+?}A-Za-z_$`][^}A-Za-z_$`]*)?[A-Za-z_$`])|\$\{![A-Za-z_]|\$\{[^}$]*@P\}|\$\[/;
+const VALUE_AS_CODE_REASON = "evaluates a variable's value as code (arithmetic, a computed name), which runs any command hidden in it";
+/** An arithmetic expansion naming a variable (`$((x))`), whose value bash evaluates as arithmetic too. */
+const ARITHMETIC_NAMES = /\$\(\([^)A-Za-z_$`]*[A-Za-z_$`]/;
 const ARITHMETIC_TEST = /^-(eq|ne|lt|le|gt|ge)$/;
 const NAMES_A_VARIABLE = /[A-Za-z_$`]/;
 
@@ -318,12 +321,15 @@ function rate(c: CmdView, table: TableVerdict, findings: Finding[]): boolean {
   if (!readOnly && texts.touchesWispState()) findings.push(dangerous("touches wisp's own state (approvals, config, pending answers)"));
   if (readOnly && !c.part.unparsed) {
     if (/\$\(|`/.test(c.text)) findings.push(moderate('its arguments come from another command'));
-    if (valueAsCode(c)) findings.push(moderate("evaluates a variable's value as code (arithmetic, a computed name), which runs any command hidden in it"));
+    if (valueAsCode(c)) findings.push(moderate(VALUE_AS_CODE_REASON));
     if (/[<>]\(/.test(c.text)) findings.push(moderate('reads or writes through a process substitution'));
     if (texts.names(SENSITIVE)) findings.push(moderate('mentions a file or value that may hold secrets'));
   }
   // The table's reason explains a part nothing else flagged (an unknown program or option, an expansion …).
   if (!table.safe && !flagged(findings, from)) findings.push(moderate(table.reason));
+  // Any command evaluates such a value, not only a read-only one: without this reason a remembered answer for
+  // `mkdir -p build` covered `read x < notes.txt; mkdir ${a[x]}`, which runs whatever notes.txt holds (ADR 0090).
+  if (!readOnly && !c.part.unparsed && (valueAsCode(c) || ARITHMETIC_NAMES.test(c.text))) findings.push(moderate(VALUE_AS_CODE_REASON));
   return readOnly;
 }
 

@@ -128,11 +128,35 @@ export function patternFor(part: Part, executable: string): string {
   // A command that embeds another one to run per file: the broader key would cover any embedded command.
   if (executable === 'find' && r.args.some((a) => /^-(exec|execdir|ok|okdir)$/.test(a))) return exact();
   if ((executable === 'fd' || executable === 'fdfind') && r.args.some((a) => /^(-x|-X|--exec|--exec-batch)$/.test(a))) return exact();
+  // A builtin that runs text of its arguments as code (`mapfile -C CMD`, `let 'a[$(cmd)]'`): the broader key would
+  // cover any such code (ADR 0090).
+  if (runsArgumentsAsCode(executable, r.args)) return exact();
   // Own entries only: `constructor` is a program name too, and not a multiplexer.
   const valueOptions = MULTIPLEXER_ROWS.get(executable);
   if (valueOptions === undefined) return `${executable} *`;
   const verb = multiplexerVerb(executable, r.args, valueOptions);
   return verb === undefined ? `${executable} *` : `${executable} ${verb} *`;
+}
+
+/**
+ * bash builtins whose option takes code they run: `mapfile -C CMD` and `readarray -C CMD` (a callback), `compgen -C CMD`,
+ * `-F FUNC` and `-W '$(cmd)'` (a word list it expands), `hash -p PROG NAME` (the next `NAME` runs PROG), `enable -f LIB`
+ * (loads a shared object). Short options only: none of them has long ones.
+ */
+const CODE_OPTION_LETTERS: ReadonlyMap<string, string> = new Map([
+  ['mapfile', 'C'], ['readarray', 'C'], ['compgen', 'CFW'], ['complete', 'CFW'], ['hash', 'p'], ['enable', 'f'],
+]);
+/** Builtins taking variable names, whose subscript (`read 'a[$(cmd)]'`) bash evaluates as arithmetic. */
+const NAME_TAKERS: ReadonlySet<string> = new Set(['read', 'mapfile', 'readarray', 'declare', 'typeset', 'local', 'export', 'readonly', 'unset', 'wait', 'getopts', 'printf', 'test']);
+
+/** Whether a builtin's arguments hold code it runs (see above), or a name it may evaluate; `let` is all arithmetic. */
+function runsArgumentsAsCode(exe: string, args: readonly string[]): boolean {
+  if (exe === 'let') return true;
+  const letters = CODE_OPTION_LETTERS.get(exe);
+  if (letters !== undefined && args.some((a) => a.length > 1 && a.charCodeAt(0) === 0x2d && [...a.slice(1)].some((ch) => letters.includes(ch)))) return true;
+  if (!NAME_TAKERS.has(exe) || (exe === 'printf' && !(args[0] ?? '').startsWith('-'))) return false; // printf names only after -v
+  // declare -i NAME=x evaluates x as arithmetic.
+  return args.some((a) => a.includes('[') || (exe !== 'printf' && exe !== 'test' && /^-[A-Za-z]*i/.test(a)));
 }
 
 function multiplexerVerb(exe: string, args: readonly string[], valueOptions: readonly string[]): string | undefined {
