@@ -6,6 +6,7 @@ import { INTERPRETERS } from './rules-system.js';
 import { MULTI_CALL, SHELLS } from '../core/shells.js';
 import { isPython } from './rules-common.js';
 import { PRIVILEGE_WRAPPERS, isWrapper, resolveCommand } from './wrappers.js';
+import { sedScriptReason } from './table/scripts.js';
 
 /** Multiplexers and the options of theirs that take a value before the verb. */
 const MULTIPLEXERS: Readonly<Record<string, readonly string[]>> = {
@@ -130,7 +131,7 @@ export function patternFor(part: Part, executable: string): string {
   if ((executable === 'fd' || executable === 'fdfind') && r.args.some((a) => /^(-x|-X|--exec|--exec-batch)$/.test(a))) return exact();
   // A builtin that runs text of its arguments as code (`mapfile -C CMD`, `let 'a[$(cmd)]'`): the broader key would
   // cover any such code (ADR 0090).
-  if (runsArgumentsAsCode(executable, r.args)) return exact();
+  if (runsArgumentsAsCode(executable, r.args) || givesCodeOption(executable, r.args)) return exact();
   // Own entries only: `constructor` is a program name too, and not a multiplexer.
   const valueOptions = MULTIPLEXER_ROWS.get(executable);
   if (valueOptions === undefined) return `${executable} *`;
@@ -157,6 +158,97 @@ function runsArgumentsAsCode(exe: string, args: readonly string[]): boolean {
   if (!NAME_TAKERS.has(exe) || (exe === 'printf' && !(args[0] ?? '').startsWith('-'))) return false; // printf names only after -v
   // declare -i NAME=x evaluates x as arithmetic.
   return args.some((a) => a.includes('[') || (exe !== 'printf' && exe !== 'test' && /^-[A-Za-z]*i/.test(a)));
+}
+
+/**
+ * Options whose value is a command, or a file of commands or settings, that the program runs or obeys:
+ * `tar --to-command=sh`, `rsync -e CMD`, `zip -TT CMD`, `sort --compress-program=CMD`, `ssh -o ProxyCommand=…`,
+ * `git clone --upload-pack=CMD`, `wget -e CMD`, `curl -K FILE`, `vim -c CMD`, `less +!CMD`. A session answer for a
+ * plain use of the program would cover them (ADR 0090). A long name matches any abbreviation getopt_long takes (a
+ * prefix), a short letter matches anywhere in a cluster (`-avze`), and a `prefixes` entry matches the start of a word.
+ */
+interface CodeOptions {
+  readonly short: string;
+  readonly long: readonly string[];
+  readonly prefixes: readonly string[];
+}
+const VIM: CodeOptions = { short: 'cSs', long: ['--cmd'], prefixes: ['+'] };
+const PAGER: CodeOptions = { short: 'k', long: ['--lesskey-file', '--lesskey-src'], prefixes: ['+'] };
+const SSH: CodeOptions = { short: 'oFSD', long: [], prefixes: [] };
+const CODE_OPTIONS: ReadonlyMap<string, CodeOptions> = new Map([
+  ['tar', { short: 'IF', long: ['--to-command', '--checkpoint-action', '--use-compress-program', '--rsh-command', '--info-script', '--new-volume-script', '--rmt-command'], prefixes: [] }],
+  ['rsync', { short: 'e', long: ['--rsh', '--rsync-path'], prefixes: [] }],
+  ['zip', { short: '', long: ['--unzip-command'], prefixes: ['-TT'] }],
+  ['sort', { short: '', long: ['--compress-program'], prefixes: [] }],
+  ['ssh', SSH], ['scp', SSH], ['sftp', SSH],
+  ['git', { short: '', long: ['--upload-pack', '--receive-pack', '--exec', '--template', '--config'], prefixes: [] }],
+  ['wget', { short: 'e', long: ['--execute', '--use-askpass'], prefixes: [] }],
+  ['curl', { short: 'K', long: ['--config'], prefixes: [] }],
+  ['vim', VIM], ['vi', VIM], ['nvim', VIM], ['view', VIM], ['vimdiff', VIM], ['ex', VIM],
+  ['less', PAGER], ['more', PAGER],
+]);
+
+function givesCodeOption(exe: string, args: readonly string[]): boolean {
+  if (exe === 'sed') return sedRunsMore(args);
+  const o = CODE_OPTIONS.get(exe);
+  if (o === undefined) return false;
+  // `git clone -u CMD` (the upload pack) and `-c key=value` (a setting such as core.sshCommand).
+  const short = exe === 'git' && args.includes('clone') ? 'uc' : o.short;
+  return args.some((a, i) => {
+    if (o.prefixes.some((p) => a.startsWith(p))) return true;
+    if (a.startsWith('--')) {
+      const name = a.split('=')[0]!;
+      return name.length > 2 && o.long.some((l) => l.startsWith(name));
+    }
+    // tar's first word may be a cluster without a dash (`tar xIf prog a.tgz`).
+    const cluster = a.startsWith('-') ? a.slice(1) : exe === 'tar' && i === 0 ? a : '';
+    return [...cluster].some((ch) => short.includes(ch));
+  });
+}
+
+/**
+ * Whether sed is given a script that does more than print, substitute and delete (`e`, `w`, `s///e` …: what the
+ * read-only row refuses), or a script file, or a script wisp cannot find. `sed -i 's/a/b/' f` keeps its broad key.
+ */
+function sedRunsMore(args: readonly string[]): boolean {
+  const scripts: string[] = [];
+  let given = false;
+  let first: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') {
+      first ??= args[i + 1];
+      break;
+    }
+    if (a.startsWith('--')) {
+      const name = a.split('=')[0]!;
+      if (name.length > 2 && '--file'.startsWith(name)) return true;
+      if (name.length > 2 && '--expression'.startsWith(name)) {
+        given = true;
+        scripts.push(a.includes('=') ? a.slice(a.indexOf('=') + 1) : (args[++i] ?? ''));
+      }
+      continue;
+    }
+    if (a.startsWith('-') && a.length > 1) {
+      for (let j = 1; j < a.length; j++) {
+        const ch = a[j]!;
+        if (ch === 'f') return true;
+        if (ch === 'e') {
+          given = true;
+          scripts.push(j + 1 < a.length ? a.slice(j + 1) : (args[++i] ?? ''));
+          break;
+        }
+        if (ch === 'i' || ch === 'l') break; // -i's suffix, -l's number: attached
+      }
+      continue;
+    }
+    first ??= a;
+  }
+  if (!given) {
+    if (first === undefined) return true;
+    scripts.push(first);
+  }
+  return scripts.some((s) => sedScriptReason(s) !== undefined);
 }
 
 function multiplexerVerb(exe: string, args: readonly string[], valueOptions: readonly string[]): string | undefined {
