@@ -181,19 +181,41 @@ const CODE_OPTIONS: ReadonlyMap<string, CodeOptions> = new Map([
   ['zip', { short: '', long: ['--unzip-command'], prefixes: ['-TT'] }],
   ['sort', { short: '', long: ['--compress-program'], prefixes: [] }],
   ['ssh', SSH], ['scp', SSH], ['sftp', SSH],
-  ['git', { short: '', long: ['--upload-pack', '--receive-pack', '--exec', '--template', '--config'], prefixes: [] }],
+  ['git', {
+    short: '',
+    long: ['--upload-pack', '--receive-pack', '--exec', '--template', '--config', '--extcmd', '--sendmail-cmd', '--smtp-server', '--to-cmd', '--cc-cmd', '--header-cmd'],
+    prefixes: [],
+  }],
   ['wget', { short: 'e', long: ['--execute', '--use-askpass'], prefixes: [] }],
   ['curl', { short: 'K', long: ['--config'], prefixes: [] }],
   ['vim', VIM], ['vi', VIM], ['nvim', VIM], ['view', VIM], ['vimdiff', VIM], ['ex', VIM],
   ['less', PAGER], ['more', PAGER],
 ]);
 
+/**
+ * Programs that run a program named among their words, not known to `resolveCommand` as wrappers (the deny scan reads
+ * them as launchers): an answer for `strace ls` would cover `strace ./evil`.
+ */
+const LAUNCHERS: ReadonlySet<string> = new Set([
+  'strace', 'ltrace', 'chroot', 'unshare', 'nsenter', 'flock', 'firejail', 'bwrap', 'systemd-run', 'setpriv', 'taskset', 'chrt',
+  'prlimit', 'faketime', 'proxychains', 'proxychains4', 'torsocks', 'tsocks', 'valgrind', 'gdb', 'rlwrap', 'fakeroot', 'fakechroot',
+  'dbus-run-session', 'xvfb-run', 'ssh-agent', 'numactl', 'cgexec', 'setarch', 'linux32', 'linux64', 'catchsegv', 'eatmydata',
+  'parallel', 'entr', 'nodemon', 'watchexec', 'tsp', 'sem', 'script', 'at', 'batch', 'machinectl', 'please', 'ksu', 'su', 'runuser', 'sg',
+]);
+
 function givesCodeOption(exe: string, args: readonly string[]): boolean {
+  if (LAUNCHERS.has(exe)) return true;
   if (exe === 'sed') return sedRunsMore(args);
   const o = CODE_OPTIONS.get(exe);
   if (o === undefined) return false;
-  // `git clone -u CMD` (the upload pack) and `-c key=value` (a setting such as core.sshCommand).
-  const short = exe === 'git' && args.includes('clone') ? 'uc' : o.short;
+  let short = o.short;
+  if (exe === 'git') {
+    // `git submodule foreach CMD` and `git bisect run CMD` run CMD; `git rebase -x CMD` after each commit, `git clone
+    // -u CMD` as the upload pack, and `git clone -c key=value` sets core.sshCommand and the like.
+    if ((args.includes('submodule') && args.includes('foreach')) || (args.includes('bisect') && args.includes('run'))) return true;
+    if (args.includes('rebase')) short = 'x';
+    else if (args.includes('clone')) short = 'uc';
+  }
   return args.some((a, i) => {
     if (o.prefixes.some((p) => a.startsWith(p))) return true;
     if (a.startsWith('--')) {
