@@ -179,3 +179,17 @@ describe('attack: a session answer for a plain use covered an option whose value
     expect(existsSync(join(dir, 'ran-sed'))).toBe(true);
   });
 });
+
+describe("attack: yq's envsubst printed the environment's secrets unasked (a read-only row)", () => {
+  // mikefarah's yq replaces `${NAME}` in a string with the environment's value when a filter uses `envsubst`: with a
+  // file holding `token: ${GITHUB_TOKEN}`, `yq envsubst config.yml` prints the token. The row refused `env`, `strenv`
+  // and `load…` but not `envsubst`, so the line ran unasked (and outside containment, with the person's environment).
+  for (const line of ["yq 'envsubst' config.yml", "yq '.token | envsubst' config.yml", 'yq -o json envsubst config.yml', "yq '.a = load_yaml(\"x\")' config.yml"]) {
+    it(`\`${line}\` is asked`, () => {
+      expect(decision(line)).toBe('ask');
+    });
+  }
+  it('a plain filter still runs', () => {
+    expect(decision("yq '.name' config.yml")).toBe('run');
+  });
+});

@@ -188,8 +188,12 @@ export function awkCheck(p: ParsedArgs): string | undefined {
 
 // ---------------------------------------------------------------- jq / yq
 
-/** Filters that print the environment, load modules or read files by name. */
-const JQ_FORBIDDEN = /\benv\b|\$ENV|\bENV\b|\bimport\b|\binclude\b|\bmodulemeta\b|\bget_search_list\b|\$__prog|\binput_filename\b|\bstrenv\b|\bload(_str|_xml|_props|_base64|_sops)?\b|\beval\b/;
+/**
+ * Filters that print the environment, load modules or read files by name. yq's `envsubst` replaces `${NAME}` in a
+ * string with the environment's value, so `yq envsubst config.yml` prints any secret the file names; yq's readers are
+ * all `load…` (`load_str`, `load_xml`, `load_props` …), any of them.
+ */
+const JQ_FORBIDDEN = /\benv\b|\$ENV|\bENV\b|\bimport\b|\binclude\b|\bmodulemeta\b|\bget_search_list\b|\$__prog|\binput_filename\b|\bstrenv\b|\benvsubst\b|\bload\w*|\beval\b/;
 
 export function jqCheck(p: ParsedArgs): string | undefined {
   if (p.operands.length === 0 && !p.options.some((o) => o.name === '--help' || o.name === '--version' || o.name === '-h' || o.name === '-V')) {
