@@ -125,7 +125,7 @@ const NO_NAMES: ReadonlySet<string> = new Set();
 const FIRST_LAYER: readonly number[] = [0];
 
 /** Expansions (`$x`, `${…}`, `$(…)`, backticks, `$'…'`/`$"…"` markers) and brace lists in a program word. */
-function nameCandidates(word: string): Set<string> {
+function nameCandidates(word: string, text: string): Set<string> {
   // No `/`, `@`, `.`, capitals, expansions or braces: the word is its only name (what `add` below would find).
   if (shortcuts && PLAIN_NAME.test(word)) return new Set([word]);
   const out = new Set<string>();
@@ -144,6 +144,7 @@ function nameCandidates(word: string): Set<string> {
   if (/[$`{]/.test(word)) {
     const dropped = dropExpansions(word).replace(/\$(['"])/g, '$1').replace(/['"]/g, '');
     add(dropped);
+    for (const split of nameSplits(word, text)) add(split.replace(/['"]/g, ''));
     // bash expands braces before variables: `${X}{su,}do` is `sudo` with X unset, a name only the dropped word shows.
     if (dropped.includes('{')) for (const expanded of braceExpand(dropped)) add(expanded);
     const prefix = word.split(/[$`]/, 1)[0] ?? '';
@@ -157,6 +158,42 @@ function nameCandidates(word: string): Set<string> {
     }
   }
   return out;
+}
+
+/** How many `$NAME`s of a word are split, and how many of a name's last characters may start the literal. */
+const MAX_SPLIT_EXPANSIONS = 8;
+const MAX_SPLIT_TAIL = 64;
+
+/**
+ * The word read with each `$NAME` ended early, other expansions dropped. The parser's value of `"$X"sudo` and
+ * `$X"sudo"` is `$Xsudo`: the quote that ended the name is gone, and bash runs `sudo` when X is unset. So the word
+ * also gives `sudo` wherever the source `text` shows `$X` ended by a character no name has (an unquoted `$Xsudo`,
+ * one name, gives no split, nor does `$'cat'` read roughly as `$cat`). Only the last MAX_SPLIT_TAIL characters of a
+ * name may start the literal: no name an entry looks for is that long.
+ */
+function nameSplits(word: string, text: string): string[] {
+  const out: string[] = [];
+  const re = /\$([A-Za-z_][A-Za-z0-9_]+)/g;
+  for (let m = re.exec(word), n = 0; m !== null && n < MAX_SPLIT_EXPANSIONS; m = re.exec(word), n++) {
+    const name = m[1]!;
+    // Each side without its own expansions: joined first, `$X` + `sudo` would make the one name `Xsudo` again.
+    const before = dropExpansions(word.slice(0, m.index));
+    const after = dropExpansions(word.slice(m.index + 1 + name.length));
+    for (let k = Math.max(1, name.length - MAX_SPLIT_TAIL); k < name.length; k++) {
+      if (endsAName(text, name.slice(0, k))) out.push(before + name.slice(k) + after);
+    }
+  }
+  return out;
+}
+
+/** Whether the source text holds `$NAME` followed by a character no name has (a quote, `\\`, `$` …) or its end. */
+function endsAName(text: string, name: string): boolean {
+  const needle = '$' + name;
+  for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1)) {
+    const next = text.charCodeAt(at + needle.length);
+    if (!(next === 95 || (next >= 48 && next <= 57) || (next >= 65 && next <= 90) || (next >= 97 && next <= 122))) return true;
+  }
+  return false;
 }
 
 /** Bash brace expansion of the first `{a,b,…}` group, recursively, bounded. */
@@ -313,7 +350,7 @@ class PartScan {
       const rest = at === 0 ? all : all.slice(at);
       if (rest.length === 0) continue;
       this.charge(rest.length);
-      const names = nameCandidates(rest[0]!);
+      const names = nameCandidates(rest[0]!, this.part.text);
       this.out.push({ words: rest, part: this.part, names });
       program = rest;
       programNames = names;
@@ -695,7 +732,7 @@ const answerEscalation: Entry = {
         const before = ws.slice(0, i);
         // A JS runner's own `npm config set` is not wisp's: a script or package word must come between.
         const viaJs = launchedByJs && before.slice(1).some((w) => !isOption(w));
-        if (viaJs || isWispName(c.names) || before.some((w) => isWispName(nameCandidates(w)))) return c.part;
+        if (viaJs || isWispName(c.names) || before.some((w) => isWispName(nameCandidates(w, c.part.text)))) return c.part;
       }
     }
     return undefined;
