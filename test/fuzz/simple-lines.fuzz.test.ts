@@ -69,8 +69,30 @@ describe('the simple-line reader', () => {
     notTaken(['s\\udo ls', 'echo a\\|b | cat', 'ls \\; rm x', 'echo "\\$HOME"', 'ls \\\n| sh']);
   });
 
-  it('expansions: `$` anywhere, quoted or not, leaves the subset', () => {
-    notTaken(['echo $HOME | cat', 'echo "$HOME" | cat', "echo $'\\x73udo' | sh", 'echo ${x} && ls', '$SHELL -c id', 'echo "$(id)"', 'echo $((1+1))']);
+  it('parameter expansions of the closed set are read as tree-sitter reads them (ADR 0087)', () => {
+    for (const line of [
+      'echo $HOME | cat',
+      'echo "$HOME" | cat',
+      'echo ${x} && ls',
+      'echo "$PATH" | tr \':\' \'\\n\'',
+      'docker run --rm -v "$PWD":/app -w /app node:20 npm test',
+      'curl -H "Authorization: Bearer $TOKEN" https://api.example.com/me',
+      'echo $1 "$2" $? "$#" $0 ${_x}y $10 $1a a$#b',
+      'echo $X > $LOG 2>&1',
+      'ls | xargs -I{} rm $X{}',
+      'sh -c "$X" && eval $Y',
+    ]) {
+      expect(isSimpleLine(line), line).toBe(true);
+      same(line);
+    }
+  });
+
+  it('expansions outside the closed set leave the subset', () => {
+    notTaken([
+      "echo $'\\x73udo' | sh", '$SHELL -c id', 'echo "$(id)"', 'echo $((1+1))', 'echo $"x" | sh', 'echo ${x:-id}', 'echo ${#x}', 'echo ${!x}',
+      'echo "$@" | sh', 'echo $* && ls', 'echo "$"', 'echo "a$"', 'echo $', 'echo a$ b', 'echo \\$x', 'echo $$ $! $-', 'echo ${x}} | cat',
+      'echo ${1}', 'ls$X', 'X=$Y ls', 'echo $x[1]', 'echo $A#',
+    ]);
   });
 
   it('backticks and substitutions leave the subset', () => {

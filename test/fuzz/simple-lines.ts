@@ -1,6 +1,6 @@
 // The differential check of the simple-line reader (ADR 0052): generated lines of commands joined by `|`, `&&`, `||`
 // and `;`, with quoted words, blanks or none around the operators, redirections of the reader's closed set and just
-// outside it (ADR 0075), and now and then a character from just outside the subset. For each line the reader takes, the parse and the analysis must equal the tree-sitter-only ones.
+// outside it (ADR 0075), parameter expansions of the reader's set and `$` spellings just outside it (ADR 0087), and now and then a character from just outside the subset. For each line the reader takes, the parse and the analysis must equal the tree-sitter-only ones.
 // A few thousand lines in `npm test` (simple-lines.fuzz.test.ts), hundreds of thousands in test:stress.
 import { isDeepStrictEqual } from 'node:util';
 import { expect } from 'vitest';
@@ -16,20 +16,49 @@ const QUOTED_CHARS = 'abcXYZ019_./-,:@%+= \t*?~^!#$`\\|;&(){}[]<>\'"é\u00a0';
 const NEAR_CHARS = '~!#$^&*()[]{}\\|;\'"<>?`\n\r\0\u00a0é\u2028=+:';
 const SEPARATORS = ['|', '&&', '||', ';'];
 
+/** Parameter expansions the reader takes (ADR 0087), unquoted or in "…". */
+const EXPANSIONS = ['$HOME', '$PATH', '$x', '$_', '$_a1', '$X9', '${HOME}', '${x}', '${_y2}', '$0', '$1', '$9', '$?', '$#', '$TOKEN'];
+/** `$` spellings just outside that set: substitutions, arithmetic, ANSI-C and translated strings, other operators. */
+const NEAR_EXPANSIONS = [
+  '$', '$(', '$(ls)', '$((1+2))', "$'a'", '$"a"', '${x:-y}', '${x:=y}', '${#x}', '${!x}', '${x[0]}', '${x}}', '${', '${}', '${1}', '${ x}',
+  '${x', '$@', '$*', '$$', '$!', '$-', '$[1]', '$ ', '$\\', '\\$x', '$=', '$.', '$/', '$:', '$~', '$%', '$+', '$,', '$^', '${x%y}', '$x[1]',
+];
+
+/** An expansion of the set, mostly, or now and then one just outside it. */
+function expansion(r: () => number): string {
+  return r() < 0.94 ? pick<string>(r, EXPANSIONS) : pick<string>(r, NEAR_EXPANSIONS);
+}
+
 function quoted(r: () => number): string {
   const n = Math.floor(r() * 6);
-  let body = '';
-  for (let i = 0; i < n; i++) body += r() < 0.7 ? pick<string>(r, 'abcdefgh xyz./-') : pick<string>(r, QUOTED_CHARS);
   const q = r() < 0.5 ? "'" : '"';
+  let body = '';
+  for (let i = 0; i < n; i++) {
+    const roll = r();
+    // Expansions in both kinds of quotes: in '…' they are plain text, in "…" the reader takes a closed set.
+    body += roll < 0.6 ? pick<string>(r, 'abcdefgh xyz./-') : roll < 0.8 ? expansion(r) : pick<string>(r, QUOTED_CHARS);
+  }
   return q + body.replaceAll(q, '') + q;
+}
+
+/** A word holding expansions: alone, glued to word characters, quotes, braces and each other (`"$PWD":/app`). */
+function expansionWord(r: () => number): string {
+  const pieces = 1 + Math.floor(r() * 3);
+  let w = '';
+  for (let i = 0; i < pieces; i++) {
+    const roll = r();
+    w += roll < 0.45 ? expansion(r) : roll < 0.7 ? pick<string>(r, ['/app', ':/x', '-', 'a', '/*', '.txt', '=', '~', '?', '{}', '+', ',', '@', '%', '9', '_b']) : roll < 0.9 ? quoted(r) : pick<string>(r, VOCABULARY);
+  }
+  return w;
 }
 
 function word(r: () => number): string {
   const roll = r();
-  if (roll < 0.5) return pick<string>(r, VOCABULARY);
-  if (roll < 0.55) return pick<string>(r, ['~', '~/x', 'HEAD~1', 'a^b', '^x', '~root', 'x~', '*.ts', '?', 'a*b?']);
+  if (roll < 0.42) return pick<string>(r, VOCABULARY);
+  if (roll < 0.55) return expansionWord(r);
+  if (roll < 0.58) return pick<string>(r, ['~', '~/x', 'HEAD~1', 'a^b', '^x', '~root', 'x~', '*.ts', '?', 'a*b?']);
   // xargs's and find's placeholder, in and around words (ADR 0081), and braces just outside what the reader takes.
-  if (roll < 0.6) return pick<string>(r, ['{}', '-I{}', '{}.txt', 'a{}b', '{}{}', '*{}', '{}?', "'{}'", '"{}"x', '{}\'x\'', '{', '}', '{}}', '{{}', '{a,b}', '{1..3}', '}{', '{ }', '-i{}', '={}', '{}=x', '~{}', '{}+', '+{}', '2{}', '{}:x', '{}-']);
+  if (roll < 0.62) return pick<string>(r, ['{}', '-I{}', '{}.txt', 'a{}b', '{}{}', '*{}', '{}?', "'{}'", '"{}"x', '{}\'x\'', '{', '}', '{}}', '{{}', '{a,b}', '{1..3}', '}{', '{ }', '-i{}', '={}', '{}=x', '~{}', '{}+', '+{}', '2{}', '{}:x', '{}-']);
   if (roll < 0.75) return randomWord(r);
   if (roll < 0.88) return quoted(r);
   // A word of pieces: `a'b'c`, `"x"y`, `--opt="v v"`.
@@ -49,7 +78,7 @@ const PROGRAMS = [
 /** Redirection operators: the reader's closed set (ADR 0075), and ones just outside it. */
 const REDIRECT_OPS = ['>', '>>', '<', '2>', '1>', '2>>', '0<', '>&2', '2>&1', '1>&2', '>&1'];
 const NEAR_REDIRECT_OPS = ['&>', '&>>', '>|', '<>', '<&0', '>&-', '2>&-', '<<', '<<<', '>& ', '10>', '2 >', '>(', '<('];
-const TARGETS = ['out.json', '/dev/null', 'log', 'in.txt', '"a b"', "'x'", '~/.profile', '*.txt', 'a=b', '=x', '2', '-', 'o2'];
+const TARGETS = ['out.json', '/dev/null', 'log', 'in.txt', '"a b"', "'x'", '~/.profile', '*.txt', 'a=b', '=x', '2', '-', 'o2', '$LOG', '"$HOME/.bashrc"', '${X}', '$1', '$(x)', '$'];
 
 /** One redirection: mostly of the closed set, with or without a blank before its target. */
 function redirection(r: () => number): string {

@@ -2,7 +2,8 @@
 // commands of plain words and simple quotes joined by `|`, `&&`, `||` and `;` — that gives the parts tree-sitter's
 // walk gives, without tree-sitter (whose parse time grows faster than linearly with pipeline stages). It accepts a
 // small, closed subset and returns undefined for anything else, which then takes the tree-sitter path (fail closed):
-// no `$`, backticks, backslashes, parentheses, braces (but for the pair `{}` in an argument, ADR 0081), brackets, `!`,
+// no `$` (but for the parameter expansions `$NAME`, `${NAME}`, `$0`…`$9`, `$?` and `$#` in an argument, ADR 0087),
+// backticks, backslashes, parentheses, braces (but for the pair `{}` in an argument, ADR 0081), brackets, `!`,
 // `#`, `&` alone, newlines, control or non-ASCII characters; program names of plain characters only, no reserved words or assignments. Redirections only of a closed
 // set, after a command's words, where tree-sitter's reading of them is known (ADR 0075). A differential fuzz test
 // (test/fuzz/simple-lines.fuzz.test.ts; many more lines in test:stress) keeps it equal to tree-sitter.
@@ -67,6 +68,8 @@ const enum Ch {
   Tab = 0x09,
   Space = 0x20,
   DoubleQuote = 0x22,
+  Hash = 0x23,
+  Dollar = 0x24,
   Percent = 0x25,
   Amp = 0x26,
   Quote = 0x27,
@@ -127,6 +130,38 @@ function isPrintable(c: number): boolean {
   return c >= 0x20 && c < 0x7f;
 }
 
+/** A letter or `_`: what a parameter name starts with. */
+function isNameStart(c: number): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c === Ch.Underscore;
+}
+
+/** A letter, digit or `_`: what a parameter name holds. */
+function isNameRest(c: number): boolean {
+  return isNameStart(c) || (c >= 0x30 && c <= 0x39);
+}
+
+/**
+ * The length of the parameter expansion starting at the `$` at `at`, when it is one of the closed set the reader takes
+ * (ADR 0087): `$NAME`, `${NAME}`, one digit `$0`…`$9`, `$?` and `$#`; else 0 (the line leaves the subset). Everything
+ * else after a `$` — `(`, `((`, `'`, `"`, `@`, `*`, `!`, `$`, `-`, a blank, the end, `${` with anything but a name
+ * and `}` — is left to tree-sitter. The walk keeps every one of them as written, and makes the word dynamic.
+ */
+function expansionLength(s: string, at: number): number {
+  const c = at + 1 < s.length ? s.charCodeAt(at + 1) : -1;
+  if (isNameStart(c)) {
+    let e = at + 2;
+    while (e < s.length && isNameRest(s.charCodeAt(e))) e++;
+    return e - at;
+  }
+  if ((c >= 0x30 && c <= 0x39) || c === Ch.Question || c === Ch.Hash) return 2;
+  if (c === Ch.OpenBrace && at + 2 < s.length && isNameStart(s.charCodeAt(at + 2))) {
+    let e = at + 3;
+    while (e < s.length && isNameRest(s.charCodeAt(e))) e++;
+    return e < s.length && s.charCodeAt(e) === Ch.CloseBrace ? e + 1 - at : 0;
+  }
+  return 0;
+}
+
 /** Thrown inside the reader when the text leaves the subset; readSimple turns it into undefined. */
 class NotSimple extends Error {}
 const NOT_SIMPLE = new NotSimple();
@@ -154,6 +189,8 @@ class Reader {
    * One word: a run of unquoted word characters and quoted stretches, touching each other. An argument may also hold
    * the unquoted pair `{}` (`xargs -I{}`, `find … {} +`): tree-sitter-bash reads it as the words `{` and `}` joined
    * into the word, so its value is `{}` and the word is dynamic (ADR 0081). Any other brace leaves the subset.
+   * Parameter expansions of the closed set (expansionLength), unquoted or inside "…", stay as written and make the
+   * word dynamic, as the walk's wordValue and wordShape do (ADR 0087).
    */
   word(braces = false): { value: string; shape: WordShape; start: number } {
     const s = this.src;
@@ -175,6 +212,12 @@ class Reader {
         value += '{}';
         shape = 'dynamic';
         this.i += 2;
+      } else if (c === Ch.Dollar) {
+        const n = expansionLength(s, this.i);
+        if (n === 0) throw NOT_SIMPLE;
+        value += s.slice(this.i, this.i + n);
+        shape = 'dynamic';
+        this.i += n;
       } else if (c === Ch.Quote || c === Ch.DoubleQuote) {
         const from = ++this.i;
         for (;;) {
@@ -182,8 +225,18 @@ class Reader {
           const q = s.charCodeAt(this.i);
           if (q === c) break;
           if (!isPrintable(q)) throw NOT_SIMPLE;
-          // Inside "…", `$`, backticks and backslashes mean something (and `!` may, interactively).
-          if (c === Ch.DoubleQuote && (q === 0x24 || q === 0x60 || q === 0x5c || q === 0x21)) throw NOT_SIMPLE;
+          if (c === Ch.DoubleQuote) {
+            // Inside "…", backticks and backslashes mean something (and `!` may, interactively); `$` only as one
+            // expansion of the closed set.
+            if (q === 0x60 || q === 0x5c || q === 0x21) throw NOT_SIMPLE;
+            if (q === Ch.Dollar) {
+              const n = expansionLength(s, this.i);
+              if (n === 0) throw NOT_SIMPLE;
+              shape = 'dynamic';
+              this.i += n;
+              continue;
+            }
+          }
           this.i++;
         }
         value += s.slice(from, this.i);
