@@ -58,7 +58,8 @@ function tail(r: () => number): string {
 
 /** One generated line: a command, a blank (or not), an operator, a delimiter and a tail. */
 export function heredocHeaderLine(r: () => number): string {
-  const command = r() < 0.5 ? simpleishLine(r) : pick<string>(r, COMMANDS);
+  // Lines with the constructs of ADR 0087 (left to tree-sitter before `<<`) only now and then.
+  const command = r() < 0.5 ? simpleishLine(r, r() < 0.1) : pick<string>(r, COMMANDS);
   const before = r() < 0.93 ? ' ' : pick<string>(r, ['', '  ', '\t']);
   const operator = r() < 0.85 ? pick<string>(r, ['<<', '<<-']) : pick<string>(r, OPERATORS);
   const delimiter = r() < 0.85 ? pick<string>(r, DELIMITERS) : pick<string>(r, NEAR_DELIMITERS);

@@ -65,8 +65,26 @@ describe('the simple-line reader', () => {
     expect(decisionFor(analyzeLine("s''udo ls", config, '/w'), 'moderate')).toBe('deny');
   });
 
-  it('escapes: any backslash leaves the subset', () => {
-    notTaken(['s\\udo ls', 'echo a\\|b | cat', 'ls \\; rm x', 'echo "\\$HOME"', 'ls \\\n| sh']);
+  it('escapes: any backslash but a `\\;` word leaves the subset', () => {
+    notTaken(['s\\udo ls', 'echo a\\|b | cat', 'echo "\\$HOME"', 'ls \\\n| sh', 'ls x\\; | sh', 'ls \\;x', 'ls \\;; sh', 'ls \\;|sh', '\\; ls']);
+  });
+
+  it("find's `\\;`, git's `@{…}` and a trailing `&` are read as tree-sitter reads them (ADR 0087)", () => {
+    for (const line of [
+      'find ~ -name \'*.key\' -exec cat {} \\;',
+      'find . -exec rm {} \\; | sh',
+      'ls \\; rm x',
+      'git stash drop stash@{0}',
+      'git log HEAD@{1} @{u} main@{2}',
+      'nohup npm run dev > dev.log 2>&1 &',
+      'a | b &',
+      'a && b 2>&1&',
+      'a; sh -c "$X" &',
+    ]) {
+      expect(isSimpleLine(line), line).toBe(true);
+      same(line);
+    }
+    notTaken(['ls @{a,b}', 'ls @{1..2}', 'ls x{0}', 'ls @{0', 'ls @{0}}', 'ls @{-1}', 'ls & rm x', 'ls &;', 'ls & &', 'ls &|cat']);
   });
 
   it('parameter expansions of the closed set are read as tree-sitter reads them (ADR 0087)', () => {
@@ -124,7 +142,7 @@ describe('the simple-line reader', () => {
   });
 
   it('background jobs, comments, here-documents and redirections outside the closed set leave the subset', () => {
-    notTaken(['ls &', 'ls & rm x', 'ls |& cat', 'ls # | sh', 'cat <<EOF | sh', 'ls | sh <<< id']);
+    notTaken(['ls & rm x', 'ls |& cat', 'ls # | sh', 'cat <<EOF | sh', 'ls | sh <<< id']);
     // Operators outside the set, a word after a target (tree-sitter makes it a second target), descriptors it reads
     // as words, a redirection glued to a word, process substitutions as targets.
     notTaken(['ls &> out | cat', 'ls >| out', 'ls <> f', 'ls <&0 | cat', 'ls >&- | cat', 'ls >& out', 'ls > out arg', 'ls 0< in', 'ls 10> x']);

@@ -24,9 +24,15 @@ const NEAR_EXPANSIONS = [
   '${x', '$@', '$*', '$$', '$!', '$-', '$[1]', '$ ', '$\\', '\\$x', '$=', '$.', '$/', '$:', '$~', '$%', '$+', '$,', '$^', '${x%y}', '$x[1]',
 ];
 
+/**
+ * Whether lines may hold the constructs of ADR 0087 (expansions, `\;`, `@{…}`, `&`). The heredoc-header and
+ * substitution-line readers leave such lines to tree-sitter, so their generators ask for them only now and then.
+ */
+let extendedOn = true;
+
 /** An expansion of the set, mostly, or now and then one just outside it. */
 function expansion(r: () => number): string {
-  return r() < 0.94 ? pick<string>(r, EXPANSIONS) : pick<string>(r, NEAR_EXPANSIONS);
+  return r() < 0.95 ? pick<string>(r, EXPANSIONS) : pick<string>(r, NEAR_EXPANSIONS);
 }
 
 function quoted(r: () => number): string {
@@ -36,7 +42,8 @@ function quoted(r: () => number): string {
   for (let i = 0; i < n; i++) {
     const roll = r();
     // Expansions in both kinds of quotes: in '…' they are plain text, in "…" the reader takes a closed set.
-    body += roll < 0.6 ? pick<string>(r, 'abcdefgh xyz./-') : roll < 0.8 ? expansion(r) : pick<string>(r, QUOTED_CHARS);
+    if (!extendedOn) body += roll < 0.7 ? pick<string>(r, 'abcdefgh xyz./-') : pick<string>(r, QUOTED_CHARS);
+    else body += roll < 0.62 ? pick<string>(r, 'abcdefgh xyz./-') : roll < 0.85 ? expansion(r) : pick<string>(r, QUOTED_CHARS);
   }
   return q + body.replaceAll(q, '') + q;
 }
@@ -54,9 +61,12 @@ function expansionWord(r: () => number): string {
 
 function word(r: () => number): string {
   const roll = r();
-  if (roll < 0.42) return pick<string>(r, VOCABULARY);
+  if (roll < 0.44 || (!extendedOn && roll < 0.58)) return pick<string>(r, VOCABULARY);
   if (roll < 0.55) return expansionWord(r);
-  if (roll < 0.58) return pick<string>(r, ['~', '~/x', 'HEAD~1', 'a^b', '^x', '~root', 'x~', '*.ts', '?', 'a*b?']);
+  // find's `\;`, git's `@{…}` (ADR 0087), and spellings just outside them.
+  if (roll < 0.565) return r() < 0.5 ? '\\;' : pick<string>(r, ['\\;x', 'x\\;', '\\;\\;', '\\', '\\|', '\\&', '\\ ', '";"', "'\\;'"]);
+  if (roll < 0.58) return r() < 0.4 ? pick<string>(r, ['stash@{0}', 'HEAD@{1}', '@{u}']) : pick<string>(r, ['stash@{0}', 'HEAD@{1}', '@{u}', '@{upstream}', 'main@{2}', '@{-1}', '@{}', '@{0', 'x{0}', '{0}', '@{0}}', '@{a,b}', '@{1..2}', '@{0}x', '@{0}@{1}', '@{0}{}', '{}@{0}', '@@{0}', '"@"{0}', '$x@{0}', '@{ 0}', '@{_}', '@{0}*', 'a@{0}=b']);
+  if (roll < 0.6) return pick<string>(r, ['~', '~/x', 'HEAD~1', 'a^b', '^x', '~root', 'x~', '*.ts', '?', 'a*b?']);
   // xargs's and find's placeholder, in and around words (ADR 0081), and braces just outside what the reader takes.
   if (roll < 0.62) return pick<string>(r, ['{}', '-I{}', '{}.txt', 'a{}b', '{}{}', '*{}', '{}?', "'{}'", '"{}"x', '{}\'x\'', '{', '}', '{}}', '{{}', '{a,b}', '{1..3}', '}{', '{ }', '-i{}', '={}', '{}=x', '~{}', '{}+', '+{}', '2{}', '{}:x', '{}-']);
   if (roll < 0.75) return randomWord(r);
@@ -106,15 +116,29 @@ function command(r: () => number): string {
   return words.map((w, i) => (i === 0 ? w : blank(r) + w)).join('');
 }
 
-/** One generated line: one to six commands joined by operators, with blanks or none around them. */
-export function simpleishLine(r: () => number): string {
+/**
+ * One generated line: one to six commands joined by operators, with blanks or none around them; with `extended` false,
+ * none of the constructs of ADR 0087 but for what a near-miss character or a target brings.
+ */
+export function simpleishLine(r: () => number, extended = true): string {
+  extendedOn = extended;
+  try {
+    return oneLine(r);
+  } finally {
+    extendedOn = true;
+  }
+}
+
+function oneLine(r: () => number): string {
   const n = 1 + Math.floor(r() * 6);
   let line = r() < 0.1 ? blank(r) : '';
   for (let i = 0; i < n; i++) {
-    if (i > 0) line += (r() < 0.7 ? blank(r) : '') + pick<string>(r, SEPARATORS) + (r() < 0.7 ? blank(r) : '');
+    if (i > 0) line += (r() < 0.7 ? blank(r) : '') + (r() < 0.015 && extendedOn ? '&' : pick<string>(r, SEPARATORS)) + (r() < 0.7 ? blank(r) : '');
     line += command(r);
   }
   if (r() < 0.05) line += (r() < 0.5 ? blank(r) : '') + ';';
+  // A trailing `&` (ADR 0087), and now and then `&` where the reader does not take it.
+  else if (r() < 0.08 && extendedOn) line += (r() < 0.7 ? blank(r) : '') + (r() < 0.85 ? '&' : pick<string>(r, ['& ls', '&;', '& &', '&|', '&>x', '& #', '&&', '& ;']));
   if (r() < 0.1) line += blank(r);
   if (r() < 0.1) {
     const at = Math.floor(r() * (line.length + 1));

@@ -14,7 +14,8 @@ const INNER_EDGES = ['', '', '', ' ', '\t', ';', ' ;', '\n', ')', '(', '$', '`']
 /** One generated text: a substitution of a simple-ish line, bare or handed to a shell or eval. */
 export function substitutionText(r: () => number): string {
   const edge = (): string => (r() < 0.75 ? '' : pick<string>(r, INNER_EDGES));
-  const inner = edge() + simpleishLine(r) + edge();
+  // Lines with the constructs of ADR 0087 (left to tree-sitter inside `$(…)`) only now and then.
+  const inner = edge() + simpleishLine(r, r() < 0.1) + edge();
   const open = r() < 0.93 ? '$(' : pick<string>(r, ['$( ', '(', '$((', '<(', '`']);
   const close = r() < 0.95 ? ')' : pick<string>(r, ['))', ' )', '', ') x', ')x', ');']);
   return open + inner + close;

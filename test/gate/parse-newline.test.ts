@@ -47,7 +47,7 @@ describe('a final newline for tree-sitter changes no part', () => {
 
   it('heredocs, a final backslash and comments', () => {
     expect(
-      differences(['cat <<EOF', 'cat <<EOF\nx\nEOF', 'ls \\', 'ls # c', 'ls #', 'echo a\\', "echo 'a\\'", 'cat <<< x', 'f() { ls; }', 'ls |', 'ls &&', '(ls', 'echo "a']),
+      differences(['cat <<EOF', 'cat <<EOF\nx\nEOF', 'ls \\', 'ls -a \\ ', 'ls -a \\\t ', 'ls # c', 'ls #', 'echo a\\', "echo 'a\\'", 'cat <<< x', 'f() { ls; }', 'ls |', 'ls &&', '(ls', 'echo "a']),
     ).toEqual([]);
   });
 });

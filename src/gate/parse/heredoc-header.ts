@@ -71,7 +71,8 @@ export function readHeredocHeader(source: string): HeredocHeader | undefined {
   }
   if (commandEnd < 1 || isBlank(source.charCodeAt(commandEnd - 1))) return undefined;
   const command = readSimple(source.slice(0, commandEnd));
-  if (command === undefined || command.listOperators !== 0 || command.wrapped !== 0 || command.pipelines.length !== 1) return undefined;
+  // The constructs of ADR 0087 are proven at the top of a line only (extended): not before a heredoc operator.
+  if (command === undefined || command.extended || command.listOperators !== 0 || command.wrapped !== 0 || command.pipelines.length !== 1) return undefined;
   // The command must run to the operator: a `;` after it (`grep; <<EOF`) makes the operator a statement of its own.
   const only = command.pipelines[0]!.commands;
   if (only.length !== 1 || only[0]!.end !== commandEnd) return undefined;

@@ -3,8 +3,9 @@
 // walk gives, without tree-sitter (whose parse time grows faster than linearly with pipeline stages). It accepts a
 // small, closed subset and returns undefined for anything else, which then takes the tree-sitter path (fail closed):
 // no `$` (but for the parameter expansions `$NAME`, `${NAME}`, `$0`…`$9`, `$?` and `$#` in an argument, ADR 0087),
-// backticks, backslashes, parentheses, braces (but for the pair `{}` in an argument, ADR 0081), brackets, `!`,
-// `#`, `&` alone, newlines, control or non-ASCII characters; program names of plain characters only, no reserved words or assignments. Redirections only of a closed
+// backticks, backslashes (but for find's `\;` as an argument), parentheses, braces (but for the pair `{}` in an
+// argument, ADR 0081, and git's `@{…}` of letters and digits), brackets, `!`, `#`, `&` alone (but at the very end of
+// the line), newlines, control or non-ASCII characters; program names of plain characters only, no reserved words or assignments. Redirections only of a closed
 // set, after a command's words, where tree-sitter's reading of them is known (ADR 0075). A differential fuzz test
 // (test/fuzz/simple-lines.fuzz.test.ts; many more lines in test:stress) keeps it equal to tree-sitter.
 import type { WordShape } from '../types.js';
@@ -42,6 +43,11 @@ export interface SimpleLine {
   readonly listOperators: number;
   /** How many statements carry outer redirections: each is a redirected statement of its own (counted too). */
   readonly wrapped: number;
+  /**
+   * Whether the line uses a construct of ADR 0087 (an expansion, a trailing `&`, `\;`, `@{…}`). Those are proven equal
+   * to tree-sitter at the top of a line only: the heredoc-header and substitution-line readers leave such lines to it.
+   */
+  readonly extended: boolean;
 }
 
 /** A command as read; its statement may yet give its redirections to the whole statement (`wordsEnd` is then its end). */
@@ -70,6 +76,7 @@ const enum Ch {
   DoubleQuote = 0x22,
   Hash = 0x23,
   Dollar = 0x24,
+  Backslash = 0x5c,
   Percent = 0x25,
   Amp = 0x26,
   Quote = 0x27,
@@ -130,6 +137,11 @@ function isPrintable(c: number): boolean {
   return c >= 0x20 && c < 0x7f;
 }
 
+/** A letter or digit. */
+function isAlnum(c: number): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39);
+}
+
 /** A letter or `_`: what a parameter name starts with. */
 function isNameStart(c: number): boolean {
   return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c === Ch.Underscore;
@@ -137,7 +149,7 @@ function isNameStart(c: number): boolean {
 
 /** A letter, digit or `_`: what a parameter name holds. */
 function isNameRest(c: number): boolean {
-  return isNameStart(c) || (c >= 0x30 && c <= 0x39);
+  return isAlnum(c) || c === Ch.Underscore;
 }
 
 /**
@@ -168,6 +180,8 @@ const NOT_SIMPLE = new NotSimple();
 
 class Reader {
   i = 0;
+  /** The line uses a construct of ADR 0087 (an expansion, a trailing `&`, `\;`, `@{…}`): see readSimple. */
+  extended = false;
   /** A command of the current statement has redirections (endStatement settles them). */
   redirected = false;
   constructor(readonly src: string) {}
@@ -212,11 +226,21 @@ class Reader {
         value += '{}';
         shape = 'dynamic';
         this.i += 2;
+      } else if (braces && c === Ch.OpenBrace && this.i > start && s.charCodeAt(this.i - 1) === Ch.At) {
+        // git's `stash@{0}`, `HEAD@{1}`, `@{u}`: the walk keeps the braces as written and makes the word dynamic.
+        let e = this.i + 1;
+        while (e < s.length && isAlnum(s.charCodeAt(e))) e++;
+        if (e === this.i + 1 || e >= s.length || s.charCodeAt(e) !== Ch.CloseBrace) throw NOT_SIMPLE;
+        value += s.slice(this.i, e + 1);
+        shape = 'dynamic';
+        this.extended = true;
+        this.i = e + 1;
       } else if (c === Ch.Dollar) {
         const n = expansionLength(s, this.i);
         if (n === 0) throw NOT_SIMPLE;
         value += s.slice(this.i, this.i + n);
         shape = 'dynamic';
+        this.extended = true;
         this.i += n;
       } else if (c === Ch.Quote || c === Ch.DoubleQuote) {
         const from = ++this.i;
@@ -233,6 +257,7 @@ class Reader {
               const n = expansionLength(s, this.i);
               if (n === 0) throw NOT_SIMPLE;
               shape = 'dynamic';
+              this.extended = true;
               this.i += n;
               continue;
             }
@@ -294,6 +319,18 @@ class Reader {
       }
       // A word after a redirection: tree-sitter makes it a second target of the redirection (`> out arg`).
       if (redirects !== undefined) throw NOT_SIMPLE;
+      if (c === Ch.Backslash) {
+        // find's `\;` as a word of its own: the walk's value is `;`, literal. Any other backslash leaves the subset.
+        const next = this.at(2);
+        if (this.at(1) !== Ch.Semicolon || (next !== -1 && next !== Ch.Space && next !== Ch.Tab)) throw NOT_SIMPLE;
+        words.push(';');
+        shapes.push('literal');
+        lastRaw = '\\;';
+        this.i += 2;
+        end = this.i;
+        this.extended = true;
+        continue;
+      }
       const w = this.word(true);
       words.push(w.value);
       shapes.push(w.shape);
@@ -387,6 +424,15 @@ class Reader {
         if (this.at() === -1) break; // a trailing `;` ends the line
         continue;
       }
+      if (c === Ch.Amp && this.at(1) !== Ch.Amp) {
+        // A trailing `&` (`nohup … &`): tree-sitter leaves it out of every node, so the parts are the same. An `&`
+        // anywhere else (`a & b`, `&>`) leaves the subset.
+        this.i++;
+        this.blanks();
+        if (this.at() !== -1) throw NOT_SIMPLE;
+        this.extended = true;
+        break;
+      }
       if ((c === Ch.Amp && this.at(1) === Ch.Amp) || (c === Ch.Pipe && this.at(1) === Ch.Pipe)) {
         // tree-sitter-bash reads `a | b | c && d` as `a | (b | c && d)`; the walk's parts follow that reading, so
         // such a line takes the tree-sitter path and keeps them (ADR 0052).
@@ -399,7 +445,7 @@ class Reader {
       throw NOT_SIMPLE;
     }
     if (this.endStatement(pipelines, statement)) wrapped++;
-    return { pipelines, listOperators, wrapped };
+    return { pipelines, listOperators, wrapped, extended: this.extended };
   }
 
   /**
@@ -435,10 +481,13 @@ class Reader {
 export function readSimple(src: string): SimpleLine | undefined {
   if (src.length > BOUNDED_LENGTH) return undefined;
   try {
-    const line = new Reader(src).line();
+    const reader = new Reader(src);
+    const line = reader.line();
     // tree-sitter reads a text of exactly BOUNDED_LENGTH with a newline added, which makes it a bounded parse that
     // comes out unparsed (asked about); the reader took no such line before it took redirections, so a line of that
     // length with a redirection keeps that reading (fail closed) rather than becoming parts that may run unasked.
+    // The constructs of ADR 0087 likewise: at that length the line keeps tree-sitter's reading.
+    if (src.length >= BOUNDED_LENGTH && line.extended) return undefined;
     if (src.length >= BOUNDED_LENGTH && line.pipelines.some((pl) => pl.outer.length > 0 || pl.commands.some((c) => c.redirects.length > 0))) return undefined;
     return line;
   } catch (err) {

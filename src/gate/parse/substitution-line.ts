@@ -15,7 +15,8 @@ export function readSubstitutionLine(source: string): { readonly inner: string; 
   if (source.charCodeAt(0) !== 0x24 || source.charCodeAt(1) !== 0x28 || source.charCodeAt(source.length - 1) !== 0x29) return undefined;
   const inner = source.slice(2, -1);
   const line = readSimple(inner);
-  if (line === undefined) return undefined;
+  // The constructs of ADR 0087 are proven at the top of a line only (extended): not inside `$(…)`.
+  if (line === undefined || line.extended) return undefined;
   // Redirections inside `$(…)` are not always given to the commands as at the top of a line (the fuzz found
   // `$(a | b > o)`): a line with any takes the tree-sitter path.
   for (const pl of line.pipelines) {
