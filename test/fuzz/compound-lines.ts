@@ -467,6 +467,14 @@ export function compoundishLine(r: R): string {
   return line;
 }
 
+/** A line of `lines` (the bench corpus, the golden lines), as it is or one or two edits away from it. */
+export function nearLine(r: R, lines: readonly string[]): string {
+  let line = pick(r, lines);
+  const edits = chance(r, 0.2) ? 0 : chance(r, 0.75) ? 1 : 2;
+  for (let i = 0; i < edits; i++) line = nearMiss(r, line);
+  return line;
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // The run
 
@@ -481,19 +489,19 @@ export interface Mismatch {
  * text as written) must be tree-sitter's when the reader gives one. With `reading` set, each taken line's parse and
  * analysis must also equal the tree-sitter-only ones (sameAsTreeSitter; meaningful once parseSource uses the reader).
  * Returns how many lines the reader took (non-vacuity) and the mismatches, at most `most` of them. `read` stands in
- * for the reader (the harness's own tests).
+ * for the reader (the harness's own tests); with `from`, the lines are those lines near-missed (nearLine) instead.
  */
 export function compoundLinesAgree(
   count: number,
   seed: number,
-  options: { reading?: boolean; most?: number; read?: TreeReader } = {},
+  options: { reading?: boolean; most?: number; read?: TreeReader; from?: readonly string[] } = {},
 ): { taken: number; total: number; mismatches: Mismatch[] } {
   const r = prng(seed);
   const most = options.most ?? 10;
   let taken = 0;
   const mismatches: Mismatch[] = [];
   for (let i = 0; i < count && mismatches.length < most; i++) {
-    const line = compoundishLine(r);
+    const line = options.from === undefined ? compoundishLine(r) : nearLine(r, options.from);
     const text = endedText(line);
     const texts = text !== line && chance(r, 0.2) ? [text, line] : [text];
     let took = false;

@@ -1,0 +1,49 @@
+// Issue #16, ADR 0091, the long run: the compound-line reader against tree-sitter over hundreds of thousands of
+// generated lines, every golden line and edits of the bench corpus (test/fuzz/compound-lines.fuzz.test.ts runs a few
+// thousand in `npm test`). Each taken line's parse and analysis must also equal the tree-sitter-only ones.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { initParser } from '../../src/gate/parse.js';
+import { benchCorpus, goldenLines } from '../gate/golden/lines.js';
+import { READER_IS_STUB } from '../fuzz/compound-reader.js';
+import { compareText, compoundLinesAgree, endedText, sameAsTreeSitter, showMismatch } from '../fuzz/compound-lines.js';
+
+const LINES = Number(process.env.WISP_COMPOUND_LINES ?? '400000');
+const SEEDS = [91001, 91002, 91003, 91004];
+
+beforeAll(async () => {
+  await initParser();
+});
+
+describe(`the compound-line reader agrees with tree-sitter, ${LINES} generated lines`, () => {
+  for (const seed of SEEDS) {
+    it(`seed ${seed}: ${Math.ceil(LINES / SEEDS.length)} lines`, () => {
+      const { taken, total, mismatches } = compoundLinesAgree(Math.ceil(LINES / SEEDS.length), seed, { reading: true });
+      expect(mismatches.map(showMismatch)).toEqual([]);
+      console.log(`compound-line reader, seed ${seed}: took ${taken} of ${total} generated lines, all agreed`);
+      if (!READER_IS_STUB) expect(taken).toBeGreaterThan(total / 10);
+    }, 3_600_000);
+  }
+
+  it('the bench corpus one or two edits away: 100,000 lines', () => {
+    const { taken, total, mismatches } = compoundLinesAgree(100_000, 91010, { reading: true, from: benchCorpus() });
+    expect(mismatches.map(showMismatch)).toEqual([]);
+    console.log(`compound-line reader, corpus edits: took ${taken} of ${total} lines, all agreed`);
+    if (!READER_IS_STUB) expect(taken).toBeGreaterThan(total / 20);
+  }, 3_600_000);
+
+  it('every golden line', () => {
+    const lines = goldenLines();
+    const differ: string[] = [];
+    let taken = 0;
+    for (const line of lines) {
+      const { taken: yes, difference } = compareText(endedText(line));
+      if (!yes) continue;
+      taken++;
+      if (difference !== undefined) differ.push(`${JSON.stringify(line)}: ${difference}`);
+      else if (!sameAsTreeSitter(line)) differ.push(`${JSON.stringify(line)}: parse or analysis differs`);
+      if (differ.length >= 10) break;
+    }
+    expect(differ).toEqual([]);
+    console.log(`compound-line reader: took ${taken} of ${lines.length} golden lines, all agreed`);
+  }, 3_600_000);
+});
