@@ -172,7 +172,7 @@ describe('the compound-line generator', () => {
     }
     // Both sides of the subset's edge are well represented.
     expect(clean).toBeGreaterThan(n * 0.3);
-    expect(clean).toBeLessThan(n * 0.75);
+    expect(clean).toBeLessThan(n * 0.85);
     for (const type of [
       'for_statement', 'while_statement', 'until', 'if_statement', 'elif_clause', 'else_clause', 'case_statement', 'case_item',
       'compound_statement', 'subshell', 'test_command', 'negated_command', 'command_substitution', 'process_substitution',

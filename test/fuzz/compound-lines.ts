@@ -138,6 +138,7 @@ const PROGRAMS = [
 ];
 
 /** Reserved words and punctuation the grammar knows, for words in odd places (`echo for`, `ls }`). */
+const RESERVED_SET: ReadonlySet<string> = new Set(['for', 'in', 'do', 'done', 'if', 'then', 'elif', 'else', 'fi', 'case', 'esac', 'while', 'until', 'select', 'function', 'time', 'coproc', 'declare', 'typeset', 'readonly', 'unset', 'export', 'local', 'unsetenv', 'test', 'let', 'source', 'alias', 'eval', 'exec']);
 const RESERVED = ['for', 'in', 'do', 'done', 'if', 'then', 'elif', 'else', 'fi', 'case', 'esac', 'while', 'until', 'select', 'function', '{', '}', '!', '[[', ']]', 'time', 'coproc', 'declare', 'typeset', 'readonly', 'unset', '[', ']'];
 
 /** Numbers as arguments: tree-sitter-bash reads some of them as `number` nodes. */
@@ -150,6 +151,15 @@ const NEAR_EXPANSIONS = ['$@', '$*', '$$', '$!', '$-', '${x:-y}', '${#x}', '${x%
 const QUOTED_CHARS = 'abc xyz./-_019,:@%+=*?~^!#$`\\|;&(){}[]<>\t';
 
 let depthLimit = 3;
+/**
+ * Whether the line being made keeps to everyday pieces: common words, the expansions of the simple-line reader's set,
+ * plain quotes, well-formed keywords and separators. Such lines are mostly inside the reader's subset, so that a good
+ * share is taken (non-vacuity); their near misses are then one edit away from a taken line.
+ */
+let tame = false;
+
+/** Words of everyday commands, with no character outside the simple-line reader's word set. */
+const TAME_WORDS = VOCABULARY.filter((w) => /^[A-Za-z0-9_./,:@%+=-]+$/.test(w) && !RESERVED_SET.has(w));
 
 function expansion(r: R): string {
   return chance(r, 0.85) ? pick<string>(r, EXPANSIONS) : pick<string>(r, NEAR_EXPANSIONS);
@@ -158,6 +168,14 @@ function expansion(r: R): string {
 /** A word: mostly plain, often quoted, expanded, substituted or glued from pieces. */
 function word(r: R, depth: number): string {
   const roll = r();
+  if (tame) {
+    if (roll < 0.6) return pick<string>(r, TAME_WORDS);
+    if (roll < 0.7) return pick<string>(r, NUMBERS.slice(0, 10));
+    if (roll < 0.8) return pick<string>(r, EXPANSIONS);
+    if (roll < 0.92) return quoted(r, depth);
+    if (depth < depthLimit) return substitution(r, depth + 1);
+    return pick<string>(r, TAME_WORDS) + pick<string>(r, EXPANSIONS);
+  }
   if (roll < 0.36) return pick<string>(r, VOCABULARY);
   if (roll < 0.44) return pick<string>(r, NUMBERS);
   if (roll < 0.5) return expansion(r);
@@ -178,6 +196,14 @@ function word(r: R, depth: number): string {
 
 /** `'…'`, `"…"` with expansions and `$(…)` inside, `$'…'`, `$"…"`, and a stray quote now and then. */
 function quoted(r: R, depth: number): string {
+  if (tame) {
+    const text = pick<string>(r, ['a b', 'x', '', '*.ts', 'hello world', '-', 'a=b', '1']);
+    const roll = r();
+    if (roll < 0.4) return "'" + text + "'";
+    if (roll < 0.75) return '"' + text + '"';
+    if (roll < 0.9) return '"' + pick<string>(r, EXPANSIONS) + (chance(r, 0.5) ? '/x' : '') + '"';
+    return depth < depthLimit ? '"' + substitution(r, depth + 1) + '"' : '"$x"';
+  }
   const kind = r();
   const n = Math.floor(r() * 5);
   let body = '';
@@ -193,6 +219,7 @@ function quoted(r: R, depth: number): string {
 
 /** `$(…)`, and its neighbours: backticks, `$((…))`, `<(…)`, `>(…)`. */
 function substitution(r: R, depth: number): string {
+  if (tame) return (chance(r, 0.85) ? '$(' : '<(') + list(r, depth + 1, 2) + ')';
   const roll = r();
   const inner = roll < 0.9 ? list(r, depth + 1, 2) : '';
   if (roll < 0.7) return '$(' + edge(r) + inner + edge(r) + ')';
@@ -209,6 +236,10 @@ function edge(r: R): string {
 }
 
 function redirection(r: R, depth: number): string {
+  if (tame) {
+    const op = pick<string>(r, ['>', '>>', '<', '2>', '2>&1', '>&2']);
+    return op.includes('&') ? op : op + (chance(r, 0.7) ? ' ' : '') + pick<string>(r, ['out', '/dev/null', 'log.txt', 'in.txt', '"a b"', '$LOG']);
+  }
   const op = pick<string>(r, ['>', '>>', '<', '2>', '2>>', '&>', '>|', '<>', '1>', '0<', '2>&1', '>&2', '1>&2', '<<<', '>&-', '3>', '<&0']);
   if (op.includes('&') && !op.startsWith('&')) return op;
   const target = chance(r, 0.75) ? pick<string>(r, ['out', '/dev/null', 'log.txt', 'in.txt', '"a b"', '$LOG', "'x'", 'file', '~/.bashrc', '2']) : word(r, depth);
@@ -224,7 +255,8 @@ function simpleCommand(r: R, depth: number): string {
     if (chance(r, 0.4)) return parts.join(' ');
   }
   const first = r();
-  parts.push(first < 0.75 ? pick<string>(r, PROGRAMS) : first < 0.9 ? pick<string>(r, VOCABULARY) : first < 0.95 ? pick<string>(r, RESERVED) : word(r, depth));
+  if (tame) parts.push(pick<string>(r, PROGRAMS));
+  else parts.push(first < 0.75 ? pick<string>(r, PROGRAMS) : first < 0.9 ? pick<string>(r, VOCABULARY) : first < 0.95 ? pick<string>(r, RESERVED) : word(r, depth));
   const roll = r();
   const n = roll < 0.15 ? 0 : roll < 0.55 ? 1 : roll < 0.85 ? 2 : 3;
   for (let i = 0; i < n; i++) parts.push(word(r, depth));
@@ -233,6 +265,7 @@ function simpleCommand(r: R, depth: number): string {
 }
 
 function assignment(r: R, depth: number): string {
+  if (tame) return pick<string>(r, ['X', 'out', 'n', 'LC_ALL', '_v']) + '=' + (chance(r, 0.5) && depth < depthLimit ? substitution(r, depth + 1) : word(r, depth));
   const name = chance(r, 0.9) ? pick<string>(r, ['X', 'out', 'n', 'PATH', 'LC_ALL', '_v', 'a1']) : pick<string>(r, ['1a', 'a-b', 'x[0]', 'x+', '$x']);
   const op = chance(r, 0.9) ? '=' : pick<string>(r, ['+=', '= ', ' =', '==']);
   const roll = r();
@@ -242,11 +275,12 @@ function assignment(r: R, depth: number): string {
 
 /** Blanks between words: one space mostly, a tab or several now and then. */
 function sp(r: R): string {
-  return chance(r, 0.85) ? ' ' : blank(r);
+  return tame || chance(r, 0.85) ? ' ' : blank(r);
 }
 
 /** The end of a statement before a keyword (`; done`, newline, `&`): now and then missing. */
 function terminator(r: R): string {
+  if (tame) return chance(r, 0.8) ? '; ' : '\n';
   const roll = r();
   if (roll < 0.55) return ';' + sp(r);
   if (roll < 0.75) return '\n';
@@ -261,10 +295,10 @@ function terminator(r: R): string {
 
 /** A pipeline: `! ` now and then, commands joined by `|` (or `|&`). */
 function pipeline(r: R, depth: number): string {
-  let s = chance(r, 0.06) ? '!' + sp(r) : '';
+  let s = chance(r, 0.06) ? '!' + (tame ? ' ' : sp(r)) : '';
   const n = chance(r, 0.75) ? 1 : 2 + Math.floor(r() * 2);
   for (let i = 0; i < n; i++) {
-    if (i > 0) s += (chance(r, 0.6) ? ' ' : '') + (chance(r, 0.95) ? '|' : '|&') + (chance(r, 0.7) ? ' ' : '');
+    if (i > 0) s += tame ? ' | ' : (chance(r, 0.6) ? ' ' : '') + (chance(r, 0.95) ? '|' : '|&') + (chance(r, 0.7) ? ' ' : '');
     s += command(r, depth);
   }
   return s;
@@ -278,7 +312,7 @@ function list(r: R, depth: number, most = 3): string {
   for (let i = 0; i < n; i++) {
     if (i > 0) {
       const roll = r();
-      s += roll < 0.3 ? ' && ' : roll < 0.45 ? ' || ' : roll < 0.7 ? '; ' : roll < 0.85 ? '\n' : roll < 0.9 ? ' & ' : pick<string>(r, ['&&', '||', ';', ' ;', '&&\n', '||\n', '|\n', ' &&  ']);
+      s += roll < 0.3 ? ' && ' : roll < 0.45 ? ' || ' : roll < 0.7 ? '; ' : roll < 0.85 ? '\n' : roll < 0.9 || tame ? ' & ' : pick<string>(r, ['&&', '||', ';', ' ;', '&&\n', '||\n', '|\n', ' &&  ']);
     }
     s += pipeline(r, depth);
   }
@@ -310,7 +344,7 @@ function body(r: R, depth: number): string {
 
 /** One keyword, now and then spelled one character away (`Done`, `don`, `fi;`, `done)`). */
 function kw(r: R, k: string): string {
-  if (!chance(r, 0.03)) return k;
+  if (tame || !chance(r, 0.03)) return k;
   const roll = r();
   if (roll < 0.25) return k.toUpperCase();
   if (roll < 0.5) return k.slice(0, -1);
@@ -326,15 +360,15 @@ function compound(r: R, depth: number): string {
   if (roll < 0.56) return caseStatement(r, depth);
   if (roll < 0.68) return braceGroup(r, depth);
   if (roll < 0.78) return subshell(r, depth);
-  if (roll < 0.9) return testCommand(r, depth);
+  if (roll < 0.9 || tame) return testCommand(r, depth);
   return nearCompound(r, depth);
 }
 
 function forLoop(r: R, depth: number): string {
-  const name = chance(r, 0.93) ? pick<string>(r, NAMES) : pick<string>(r, NEAR_NAMES);
+  const name = tame || chance(r, 0.93) ? pick<string>(r, NAMES) : pick<string>(r, NEAR_NAMES);
   const roll = r();
   // `for x in …`, `for x; do`, `for x in; do`, and `select` beside it.
-  const head = roll < 0.85 ? `${kw(r, 'for')} ${name} ${kw(r, 'in')} ${words(r, depth)}` : roll < 0.92 ? `for ${name}` : roll < 0.96 ? `for ${name} in` : `select ${name} in ${words(r, depth)}`;
+  const head = roll < 0.85 || tame ? `${kw(r, 'for')} ${name} ${kw(r, 'in')} ${words(r, depth)}` : roll < 0.92 ? `for ${name}` : roll < 0.96 ? `for ${name} in` : `select ${name} in ${words(r, depth)}`;
   return head + terminator(r) + kw(r, 'do') + sp(r) + body(r, depth) + kw(r, 'done');
 }
 
@@ -353,29 +387,32 @@ function ifStatement(r: R, depth: number): string {
 
 const PATTERNS = ['a', 'b', '*', '*.ts', 'x|y', '"q"', "'q'", '$x', 'start', 'stop', '-h|--help', '[0-9]', '?', '*)', 'a b', '(a', '\\)', 'in', 'esac', '', '1', '*.@(a|b)', '!(x)', '$(ls)', 'a"b"'];
 
+const TAME_PATTERNS = ['a', 'b', '*', '*.ts', 'start', 'stop', '-h', '--help', '"q"', "'q'", '1', 'x*'];
+
 function caseStatement(r: R, depth: number): string {
-  const value = chance(r, 0.9) ? pick<string>(r, ['$x', '$1', '"$1"', 'x', '$(uname)', '${x}', 'in', '"$(ls)"']) : word(r, depth);
+  const value = tame || chance(r, 0.9) ? pick<string>(r, ['$x', '$1', '"$1"', 'x', '$(uname)', '${x}', 'in', '"$(ls)"']) : word(r, depth);
   let s = `${kw(r, 'case')} ${value} ${kw(r, 'in')}` + (chance(r, 0.7) ? ' ' : '\n');
   const items = chance(r, 0.95) ? 1 + Math.floor(r() * 3) : 0;
   for (let i = 0; i < items; i++) {
     const open = chance(r, 0.1) ? '(' : '';
-    const pat = pick<string>(r, PATTERNS) + (chance(r, 0.15) ? '|' + pick<string>(r, PATTERNS) : '');
+    const patterns = tame ? TAME_PATTERNS : PATTERNS;
+    const pat = pick<string>(r, patterns) + (chance(r, 0.15) ? '|' + pick<string>(r, patterns) : '');
     const item = chance(r, 0.9) ? list(r, depth, 2) : '';
     const last = i === items - 1;
-    const term = last && chance(r, 0.2) ? '' : chance(r, 0.9) ? ';;' : pick<string>(r, [';&', ';;&', ';', ';;;']);
+    const term = last && chance(r, 0.2) ? '' : chance(r, 0.9) || tame ? ';;' : pick<string>(r, [';&', ';;&', ';', ';;;']);
     s += open + pat + ')' + (chance(r, 0.8) ? ' ' : chance(r, 0.5) ? '\n' : '') + item + term + (chance(r, 0.7) ? ' ' : '\n');
   }
   return s + kw(r, 'esac');
 }
 
 function braceGroup(r: R, depth: number): string {
-  const open = chance(r, 0.93) ? '{' + sp(r) : pick<string>(r, ['{', '{\n', '{{ ']);
+  const open = tame || chance(r, 0.93) ? '{' + sp(r) : pick<string>(r, ['{', '{\n', '{{ ']);
   return open + body(r, depth) + kw(r, '}');
 }
 
 function subshell(r: R, depth: number): string {
   const open = chance(r, 0.6) ? '( ' : chance(r, 0.7) ? '(' : '(\n';
-  const close = chance(r, 0.6) ? ' )' : chance(r, 0.8) ? ')' : pick<string>(r, ['\n)', '; )', ';)', ' ))']);
+  const close = chance(r, 0.6) ? ' )' : chance(r, 0.8) || tame ? ')' : pick<string>(r, ['\n)', '; )', ';)', ' ))']);
   return open + list(r, depth) + close;
 }
 
@@ -384,9 +421,9 @@ function testCommand(r: R, depth: number): string {
   const a = pick<string>(r, ['"$x"', '$x', '-f', 'x', '"$1"', '$(ls)', '1', '""', "'a'"]);
   const op = pick<string>(r, ['-f', '-d', '-z', '-n', '-e', '!', '-x']);
   const bin = pick<string>(r, ['=', '==', '!=', '-eq', '-lt', '-gt', '-ne', '<', '>', '=~', '-a', '-o']);
-  const inside = roll < 0.4 ? `${op} ${a}` : roll < 0.8 ? `${a} ${bin} ${word(r, depth)}` : words(r, depth);
+  const inside = roll < 0.4 ? `${op} ${a}` : roll < 0.8 || tame ? `${a} ${bin} ${word(r, depth)}` : words(r, depth);
   const form = r();
-  if (form < 0.6) return `[ ${inside} ]`;
+  if (form < 0.6 || tame) return `[ ${inside} ]`;
   if (form < 0.75) return `test ${inside}`;
   if (form < 0.88) return `[[ ${inside} ]]`;
   return pick<string>(r, [`[${inside} ]`, `[ ${inside}]`, `[ ${inside}`, `[ ]`, `[]`, `[ ${inside} ] ]`, `[[ ${inside} ]`, `! [ ${inside} ]`]);
@@ -453,15 +490,18 @@ function nearMiss(r: R, line: string): string {
 
 /**
  * One generated line: a list whose commands are compound often (nested up to three deep), sometimes with blanks
- * around it, and in about half the lines one edit away from what was generated.
+ * around it; half the lines made of everyday pieces only (see `tame`), and about half one edit away from what was
+ * generated.
  */
 export function compoundishLine(r: R): string {
+  tame = chance(r, 0.5);
   depthLimit = 1 + Math.floor(r() * 3);
   let line = chance(r, 0.8) ? compound(r, 1) : list(r, 0);
   if (chance(r, 0.25)) line = list(r, depthLimit, 2) + pick<string>(r, ['; ', ' && ', ' || ', '\n', ' | ']) + line;
   if (chance(r, 0.25)) line += pick<string>(r, ['; ', ' && ', ' || ', '\n', ' | ', ' & ']) + list(r, depthLimit, 2);
   if (chance(r, 0.08)) line = blank(r) + line;
   if (chance(r, 0.08)) line += blank(r);
+  tame = false;
   const edits = chance(r, 0.5) ? 0 : chance(r, 0.8) ? 1 : 2;
   for (let i = 0; i < edits; i++) line = nearMiss(r, line);
   return line;
