@@ -10,6 +10,7 @@ import { fastPathsOn, plainWords } from './parse/plain.js';
 import { readSimple } from './parse/simple.js';
 import { readHeredocHeader } from './parse/heredoc-header.js';
 import { readSubstitutionLine } from './parse/substitution-line.js';
+import { readCompound } from './parse/compound.js';
 import { readTree, treeHasError } from './parse/tree.js';
 import { BOUNDED_LENGTH, ParserNotReady, boundedParse, canParse, loadedParser, startBudget } from './parse/runtime.js';
 import { visitBlock, visitHeredocHeader, visitPlain, visitSimple, visitSubstitutionLine } from './parse/walk.js';
@@ -26,6 +27,11 @@ export function isSimpleLine(line: string): boolean {
 /** Whether the heredoc-header reader (ADR 0084) reads `line` itself, without tree-sitter. */
 export function isHeredocHeader(line: string): boolean {
   return readHeredocHeader(line) !== undefined;
+}
+
+/** Whether the compound-line reader (ADR 0091) reads `line` itself, without tree-sitter. */
+export function isCompoundLine(line: string): boolean {
+  return readCompound(endedText(line)) !== undefined;
 }
 
 /** Whether the substitution-line reader (ADR 0084) reads `text` itself, without tree-sitter. */
@@ -85,6 +91,14 @@ function parseSource(source: string, ctx: Ctx, out: Part[]): void {
   const substitution = fastPathsOn() ? readSubstitutionLine(source) : undefined;
   if (substitution) {
     visitSubstitutionLine(source, substitution.inner, substitution.line, ctx, out, parseNested);
+    return;
+  }
+  // The compound-line reader builds tree-sitter's own tree for its subset (ADR 0091); the walk is the same.
+  const compound = fastPathsOn() ? readCompound(endedText(source)) : undefined;
+  if (compound) {
+    const c = new Collector(source, true, parseNested);
+    visitBlock(c, compound, ctx);
+    out.push(...c.parts);
     return;
   }
   const p = loadedParser();

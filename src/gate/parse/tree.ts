@@ -115,7 +115,7 @@ function isNamedNode(n: SyntaxNode): boolean {
 }
 
 /** Whether a parent's children's field names are read (see FIELDED): 0 none, 1 all, 2 those of anonymous children (`command`). */
-function fieldKind(type: string): 0 | 1 | 2 {
+export function fieldKind(type: string): 0 | 1 | 2 {
   return FIELDED.has(type) ? 1 : type === 'command' ? 2 : 0;
 }
 

@@ -1,0 +1,995 @@
+// The compound-line reader (issue #16, ADR 0091): the lines only tree-sitter read before — loops, `if`, `case`,
+// `{ …; }`, `( … )`, `[ … ]`, `$(…)` and `<(…)` in words, assignments — are the slowest the gate decides. This
+// reader builds, for a strict subset of them, the very syntax tree tree-sitter-bash gives (same node types, spans,
+// children and the field names the walk reads), so the walk and everything after it are unchanged. It takes a closed
+// subset and returns undefined for anything else, which then goes to tree-sitter as before (fail closed). A
+// differential fuzz (test/fuzz/compound-lines.fuzz.test.ts; many more lines in test:stress) compares its trees with
+// tree-sitter's node by node.
+import { NOT_PLAIN_NAME } from './plain.js';
+import { BOUNDED_LENGTH } from './runtime.js';
+import { SyntaxNode, fieldKind } from './tree.js';
+
+/** A node being built: its end and children are known only once it has been read. */
+interface Draft {
+  readonly type: string;
+  readonly named: boolean;
+  start: number;
+  end: number;
+  readonly kids: Draft[];
+  /** Field names of the kids, for the parents whose fields the walk reads (fieldKind); null: none. */
+  readonly fields: (string | null)[];
+}
+
+/** Thrown when the text leaves the subset; readCompound turns it into undefined. */
+class NotCompound extends Error {}
+const NOT_COMPOUND = new NotCompound();
+
+function refuse(): never {
+  throw NOT_COMPOUND;
+}
+
+const enum Ch {
+  Space = 0x20,
+  Bang = 0x21,
+  DoubleQuote = 0x22,
+  Hash = 0x23,
+  Dollar = 0x24,
+  Amp = 0x26,
+  Quote = 0x27,
+  OpenParen = 0x28,
+  CloseParen = 0x29,
+  Star = 0x2a,
+  Dash = 0x2d,
+  Semicolon = 0x3b,
+  Less = 0x3c,
+  Equals = 0x3d,
+  Greater = 0x3e,
+  Question = 0x3f,
+  At = 0x40,
+  OpenBracket = 0x5b,
+  Backslash = 0x5c,
+  CloseBracket = 0x5d,
+  Underscore = 0x5f,
+  Backtick = 0x60,
+  OpenBrace = 0x7b,
+  Pipe = 0x7c,
+  CloseBrace = 0x7d,
+}
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+function isNameStart(c: number): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c === Ch.Underscore;
+}
+
+function isNameRest(c: number): boolean {
+  return isNameStart(c) || isDigit(c);
+}
+
+/**
+ * Unquoted characters a word may hold (the simple-line reader's set): letters, digits, `_./-,:@%+=`, the globs `*`
+ * and `?`, `~` and `^`.
+ */
+function isWordChar(c: number): boolean {
+  return (
+    isNameRest(c) ||
+    c === 0x2e || // .
+    c === 0x2f || // /
+    c === Ch.Dash ||
+    c === 0x2c || // ,
+    c === 0x3a || // :
+    c === Ch.At ||
+    c === 0x25 || // %
+    c === 0x2b || // +
+    c === Ch.Equals ||
+    c === Ch.Star ||
+    c === Ch.Question ||
+    c === 0x7e || // ~
+    c === 0x5e // ^
+  );
+}
+
+/** A program name's characters: letters, digits and `_./-`. */
+function isNameChar(c: number): boolean {
+  return isNameRest(c) || c === 0x2e || c === 0x2f || c === Ch.Dash;
+}
+
+/** What may follow a reserved word or a word: a blank, an operator, a closing parenthesis, or the end. */
+function isDelimiter(c: number): boolean {
+  return c === -1 || c === Ch.Space || c === Ch.Semicolon || c === Ch.Amp || c === Ch.Pipe || c === Ch.CloseParen || c === Ch.Less || c === Ch.Greater;
+}
+
+/** tree-sitter-bash's number token (`-5`, `08`, `0x10`): a word that is all of it is a `number` node. */
+const NUMBER = /^-?(?:0x[0-9]+|[0-9]+)$/;
+
+/** `test`-style operators of a binary `[ … ]` that tree-sitter reads as a named test_operator. */
+const TEST_BINARY = new Set(['-eq', '-ne', '-lt', '-le', '-gt', '-ge', '-nt', '-ot', '-ef']);
+
+/** Where a sequence of statements ends: the reserved word (or character) that closes it. */
+type Stop = 'done' | 'fi' | 'else-fi' | '}' | ')' | 'esac-item' | 'top';
+
+function draft(type: string, named: boolean, start: number, end: number): Draft {
+  return { type, named, start, end, kids: [], fields: [] };
+}
+
+function add(parent: Draft, kid: Draft, field: string | null = null): Draft {
+  parent.kids.push(kid);
+  parent.fields.push(field);
+  return kid;
+}
+
+/** A node of several statements that is not a node in tree-sitter's tree: its kids go to the parent. */
+interface Statements {
+  readonly kids: Draft[];
+  readonly fields: (string | null)[];
+}
+
+class Reader {
+  i = 0;
+  /** The end of the source (the text without its final newline). */
+  readonly n: number;
+  constructor(readonly s: string) {
+    this.n = s.length - 1;
+  }
+
+  at(offset = 0): number {
+    const k = this.i + offset;
+    return k < this.n ? this.s.charCodeAt(k) : -1;
+  }
+
+  blanks(): void {
+    while (this.i < this.n && this.s.charCodeAt(this.i) === Ch.Space) this.i++;
+  }
+
+  /** Whether the reserved word `w` is here, as a whole word. */
+  reserved(w: string): boolean {
+    if (!this.s.startsWith(w, this.i)) return false;
+    return isDelimiter(this.i + w.length < this.n ? this.s.charCodeAt(this.i + w.length) : -1);
+  }
+
+  /** Reads the reserved word `w` (already seen by `reserved`) as an anonymous leaf of `parent`. */
+  keyword(parent: Draft, w: string, field: string | null = null): void {
+    if (!this.reserved(w)) refuse();
+    add(parent, draft(w, false, this.i, this.i + w.length), field);
+    this.i += w.length;
+    this.blanks();
+  }
+
+  /** A one- or two-character token as an anonymous leaf. */
+  token(parent: Draft, t: string, field: string | null = null): void {
+    if (!this.s.startsWith(t, this.i)) refuse();
+    add(parent, draft(t, false, this.i, this.i + t.length), field);
+    this.i += t.length;
+    this.blanks();
+  }
+
+  // ---- statements ----
+
+  /**
+   * Statements up to `stop`, each ended by `;` or `&` (or, before `)`, by nothing), appended to `out`. Returns when the
+   * closing word is next (not read).
+   */
+  sequence(out: Draft | Statements, stop: Stop): void {
+    let count = 0;
+    for (;;) {
+      if (this.atStop(stop)) {
+        // A case item's statements end at `;;`, never at `; ;;`.
+        if (count === 0 || stop === 'esac-item') refuse();
+        return;
+      }
+      const st = this.statement();
+      out.kids.push(st);
+      out.fields.push(null);
+      count++;
+      const c = this.at();
+      if (c === Ch.Semicolon && this.at(1) !== Ch.Semicolon && this.at(1) !== Ch.Amp) {
+        out.kids.push(draft(';', false, this.i, this.i + 1));
+        out.fields.push(null);
+        this.i++;
+        this.blanks();
+      } else if (c === Ch.Amp && this.at(1) !== Ch.Amp && this.at(1) !== Ch.Greater) {
+        out.kids.push(draft('&', false, this.i, this.i + 1));
+        out.fields.push(null);
+        this.i++;
+        this.blanks();
+      } else if (stop === ')' && c === Ch.CloseParen) {
+        return;
+      } else if (stop === 'esac-item' && c === Ch.Semicolon && this.at(1) === Ch.Semicolon) {
+        return;
+      } else if (stop === 'top' && c === -1) {
+        return;
+      } else {
+        refuse();
+      }
+    }
+  }
+
+  atStop(stop: Stop): boolean {
+    switch (stop) {
+      case 'top':
+        return this.at() === -1;
+      case ')':
+        return this.at() === Ch.CloseParen;
+      case '}':
+        return this.at() === Ch.CloseBrace && this.reserved('}');
+      case 'done':
+        return this.reserved('done');
+      case 'fi':
+        return this.reserved('fi');
+      case 'else-fi':
+        return this.reserved('elif') || this.reserved('else') || this.reserved('fi');
+      case 'esac-item':
+        return this.at() === Ch.Semicolon && this.at(1) === Ch.Semicolon;
+    }
+  }
+
+  /**
+   * One statement: pipelines joined by `&&`/`||` (a left-nested `list`). Redirections follow tree-sitter-bash
+   * (ADR 0075): those after the first command are its own; those after the last, when there are several, wrap the
+   * whole statement; anywhere else the line leaves the subset.
+   */
+  statement(): Draft {
+    const first = this.pipeline();
+    let left = first.node;
+    let last = first;
+    let commands = first.commands;
+    let firstRedirected = first.firstRedirected;
+    for (;;) {
+      const c = this.at();
+      const op = c === Ch.Amp && this.at(1) === Ch.Amp ? '&&' : c === Ch.Pipe && this.at(1) === Ch.Pipe ? '||' : undefined;
+      if (op === undefined) break;
+      // tree-sitter-bash reads `a | b | c && d` as `a | (b | c && d)` (ADR 0052): left to it.
+      if (last.commands >= 3) refuse();
+      if (last.lastRedirects !== undefined) {
+        // Redirections of a command that is not the statement's last: only the statement's first keeps its own.
+        if (last !== first || first.commands !== 1) refuse();
+        left = last.lastRedirects(left);
+        firstRedirected = true;
+      }
+      const list = draft('list', true, left.start, 0);
+      add(list, left);
+      this.token(list, op);
+      const right = this.pipeline();
+      // A later pipeline's first command with redirections of its own is a middle command: left to tree-sitter.
+      if (right.firstRedirected && right.commands > 1) refuse();
+      add(list, right.node);
+      list.end = right.node.end;
+      left = list;
+      last = right;
+      commands += right.commands;
+    }
+    if (last.lastRedirects === undefined) return left;
+    // Redirections after the statement's last command: its own when it is the only one, else the whole statement's.
+    if (commands > 1 && firstRedirected) refuse();
+    return last.lastRedirects(left);
+  }
+
+  /**
+   * Commands joined by `|`. Each command's trailing redirections are its own (a redirected_statement) unless it is
+   * the last command read: those are returned as `lastRedirects`, for the statement to place.
+   */
+  pipeline(): { node: Draft; commands: number; firstRedirected: boolean; lastRedirects: ((body: Draft) => Draft) | undefined } {
+    let cmd = this.command();
+    const firstRedirected = cmd.redirects !== undefined;
+    if (this.at() !== Ch.Pipe || this.at(1) === Ch.Pipe || this.at(1) === Ch.Amp) {
+      return { node: cmd.node, commands: 1, firstRedirected, lastRedirects: cmd.redirects };
+    }
+    const pipe = draft('pipeline', true, cmd.node.start, 0);
+    let count = 0;
+    for (;;) {
+      count++;
+      if (cmd.redirects !== undefined) {
+        // Only the first command of a pipeline keeps its own; a middle one leaves the subset.
+        if (count > 1) refuse();
+        add(pipe, cmd.redirects(cmd.node));
+      } else {
+        add(pipe, cmd.node);
+      }
+      if (this.at() !== Ch.Pipe || this.at(1) === Ch.Pipe || this.at(1) === Ch.Amp) break;
+      this.token(pipe, '|');
+      cmd = this.command();
+      if (cmd.redirects !== undefined && firstRedirected) refuse();
+      // The last command's redirections go to the statement (see statement).
+      if (cmd.redirects !== undefined && (this.at() !== Ch.Pipe || this.at(1) === Ch.Pipe || this.at(1) === Ch.Amp)) {
+        add(pipe, cmd.node);
+        pipe.end = cmd.node.end;
+        return { node: pipe, commands: count + 1, firstRedirected, lastRedirects: cmd.redirects };
+      }
+    }
+    pipe.end = pipe.kids[pipe.kids.length - 1]!.end;
+    return { node: pipe, commands: count, firstRedirected, lastRedirects: undefined };
+  }
+
+  /** One command, compound or simple, with the redirections written after it (not yet placed). */
+  command(): { node: Draft; redirects: ((body: Draft) => Draft) | undefined } {
+    const c = this.at();
+    let node: Draft;
+    if (c === Ch.OpenParen) {
+      if (this.at(1) === Ch.OpenParen) refuse();
+      node = this.subshell();
+    } else if (c === Ch.OpenBrace) {
+      node = this.group();
+    } else if (c === Ch.OpenBracket) {
+      node = this.test();
+    } else if (c === Ch.Bang) {
+      node = this.negated();
+    } else if (this.reserved('for')) {
+      node = this.forLoop();
+    } else if (this.reserved('while') || this.reserved('until')) {
+      node = this.whileLoop();
+    } else if (this.reserved('if')) {
+      node = this.ifStatement();
+    } else if (this.reserved('case')) {
+      node = this.caseStatement();
+    } else if (this.reserved('export') || this.reserved('local') || this.reserved('declare') || this.reserved('readonly') || this.reserved('typeset') || this.reserved('unset')) {
+      return { node: this.declaration(), redirects: undefined };
+    } else {
+      return this.simple();
+    }
+    return { node, redirects: this.redirects() };
+  }
+
+  /** Redirections after a compound command, as a function that wraps a body in a redirected_statement. */
+  redirects(): ((body: Draft) => Draft) | undefined {
+    if (!this.redirectAhead()) return undefined;
+    const reds: Draft[] = [];
+    while (this.redirectAhead()) reds.push(this.redirect());
+    const c = this.at();
+    // A word after a redirection becomes a second target in tree-sitter's reading: left to it.
+    if (!(c === -1 || c === Ch.Semicolon || c === Ch.Amp || c === Ch.Pipe || c === Ch.CloseParen)) refuse();
+    return (body) => {
+      const st = draft('redirected_statement', true, body.start, reds[reds.length - 1]!.end);
+      add(st, body, 'body');
+      for (const r of reds) add(st, r, 'redirect');
+      return st;
+    };
+  }
+
+  /** `>`, `<`, or one digit 1–9 right before `>` (as the simple-line reader). */
+  redirectAhead(): boolean {
+    const c = this.at();
+    if (c === Ch.Amp) return this.at(1) === Ch.Greater && this.at(2) !== Ch.Greater && this.at(2) !== Ch.Amp && this.at(2) !== Ch.OpenParen;
+    if (c === Ch.Greater) return this.at(1) !== Ch.OpenParen;
+    if (c === Ch.Less) return this.at(1) !== Ch.OpenParen;
+    return c >= 0x31 && c <= 0x39 && this.at(1) === Ch.Greater;
+  }
+
+  /** One redirection: `[N]>`, `[N]>>`, `<` and a word, or `[N]>&` digits. */
+  redirect(): Draft {
+    const start = this.i;
+    const r = draft('file_redirect', true, start, 0);
+    if (this.at() === Ch.Amp) {
+      add(r, draft('&>', false, this.i, this.i + 2));
+      this.i += 2;
+      this.blanks();
+      add(r, this.word(false), 'destination');
+      r.end = this.i;
+      this.blanks();
+      return r;
+    }
+    if (this.at() !== Ch.Greater && this.at() !== Ch.Less) {
+      add(r, draft('file_descriptor', true, this.i, this.i + 1), 'descriptor');
+      this.i++;
+    }
+    const op = this.at();
+    if (op === Ch.Greater && this.at(1) === Ch.Amp) {
+      add(r, draft('>&', false, this.i, this.i + 2));
+      this.i += 2;
+      const from = this.i;
+      while (isDigit(this.at())) this.i++;
+      if (this.i === from || !isDelimiter(this.at())) refuse();
+      add(r, draft('number', true, from, this.i), 'destination');
+    } else {
+      let t = op === Ch.Greater ? '>' : '<';
+      if (op === Ch.Greater && this.at(1) === Ch.Greater) t = '>>';
+      else if (op === Ch.Less && (this.at(1) === Ch.Less || this.at(1) === Ch.Amp || this.at(1) === Ch.Greater)) refuse();
+      else if (op === Ch.Greater && (this.at(1) === Ch.Pipe || this.at(1) === Ch.Amp)) refuse();
+      add(r, draft(t, false, this.i, this.i + t.length));
+      this.i += t.length;
+      this.blanks();
+      add(r, this.word(false), 'destination');
+    }
+    r.end = this.i;
+    this.blanks();
+    return r;
+  }
+
+  // ---- compound commands ----
+
+  subshell(): Draft {
+    const node = draft('subshell', true, this.i, 0);
+    this.token(node, '(');
+    this.sequence(node, ')');
+    node.end = this.i + 1;
+    this.token(node, ')');
+    this.afterCompound();
+    return node;
+  }
+
+  group(): Draft {
+    if (!this.reserved('{')) refuse();
+    const node = draft('compound_statement', true, this.i, 0);
+    this.token(node, '{');
+    this.sequence(node, '}');
+    // `}` closes only after a terminator.
+    const before = node.kids[node.kids.length - 1]!;
+    if (before.type !== ';' && before.type !== '&') refuse();
+    node.end = this.i + 1;
+    this.keyword(node, '}');
+    this.afterCompound();
+    return node;
+  }
+
+  /** After a compound command's closing word: a delimiter, then an operator, a redirection or the end; never a word. */
+  afterCompound(): void {
+    if (!isDelimiter(this.at())) refuse();
+    this.blanks();
+    const c = this.at();
+    if (!(c === -1 || c === Ch.Semicolon || c === Ch.Amp || c === Ch.Pipe || c === Ch.CloseParen || c === Ch.Less || c === Ch.Greater || (c >= 0x31 && c <= 0x39 && this.at(1) === Ch.Greater))) refuse();
+  }
+
+  /** `! command`: a simple command only. */
+  negated(): Draft {
+    if (this.at(1) !== Ch.Space) refuse();
+    const node = draft('negated_command', true, this.i, 0);
+    this.token(node, '!');
+    const c = this.at();
+    if (c === Ch.Bang || c === Ch.OpenParen || c === Ch.OpenBrace || c === Ch.OpenBracket) refuse();
+    const cmd = this.simple();
+    if (cmd.redirects !== undefined) refuse();
+    if (this.at() === Ch.Pipe) refuse();
+    add(node, cmd.node);
+    node.end = cmd.node.end;
+    return node;
+  }
+
+  /** `[ -X operand ]` or `[ left OP right ]`. */
+  test(): Draft {
+    if (this.at(1) !== Ch.Space) refuse();
+    const node = draft('test_command', true, this.i, 0);
+    this.token(node, '[');
+    if (this.at() === Ch.Dash && this.at(1) >= 0x61 && this.at(1) <= 0x7a && this.at(2) === Ch.Space) {
+      const expr = draft('unary_expression', true, this.i, 0);
+      add(expr, draft('test_operator', true, this.i, this.i + 2));
+      this.i += 2;
+      this.blanks();
+      const operand = this.testOperand();
+      add(expr, operand);
+      expr.end = operand.end;
+      add(node, expr);
+    } else {
+      const left = this.testOperand();
+      const expr = draft('binary_expression', true, left.start, 0);
+      add(expr, left);
+      const from = this.i;
+      while (this.i < this.n && this.s.charCodeAt(this.i) !== Ch.Space) this.i++;
+      const op = this.s.slice(from, this.i);
+      if (op === '=' || op === '!=') add(expr, draft(op, false, from, this.i));
+      else if (TEST_BINARY.has(op)) add(expr, draft('test_operator', true, from, this.i));
+      else refuse();
+      this.blanks();
+      const right = this.testOperand();
+      add(expr, right);
+      expr.end = right.end;
+      add(node, expr);
+    }
+    if (this.at() !== Ch.CloseBracket) refuse();
+    node.end = this.i + 1;
+    this.token(node, ']');
+    this.afterCompound();
+    return node;
+  }
+
+  /** An operand inside `[ … ]`: no globs, no `=`, no `]`, not an operator. */
+  testOperand(): Draft {
+    const c = this.at();
+    if (c === Ch.Dash || c === Ch.Bang || c === Ch.CloseBracket || c === Ch.OpenParen || c === -1) refuse();
+    const start = this.i;
+    const w = this.word(false);
+    for (let k = start; k < this.i; k++) {
+      const q = this.s.charCodeAt(k);
+      if (q === Ch.Star || q === Ch.Question || q === Ch.Equals || q === Ch.CloseBracket) refuse();
+    }
+    if (this.at() !== Ch.Space) refuse();
+    this.blanks();
+    return w;
+  }
+
+  /** `for NAME in WORDS; do …; done`. */
+  forLoop(): Draft {
+    const node = draft('for_statement', true, this.i, 0);
+    this.keyword(node, 'for');
+    const from = this.i;
+    if (!isNameStart(this.at())) refuse();
+    while (isNameRest(this.at())) this.i++;
+    if (this.at() !== Ch.Space) refuse();
+    add(node, draft('variable_name', true, from, this.i), 'variable');
+    this.blanks();
+    this.keyword(node, 'in');
+    let values = 0;
+    while (this.at() !== Ch.Semicolon) {
+      const c = this.at();
+      if (c === -1 || !(isWordChar(c) || c === Ch.Quote || c === Ch.DoubleQuote || c === Ch.Dollar)) refuse();
+      add(node, this.word(false), 'value');
+      values++;
+      const d = this.at();
+      if (d !== Ch.Space && d !== Ch.Semicolon) refuse();
+      this.blanks();
+    }
+    if (values === 0) refuse();
+    if (this.at(1) === Ch.Semicolon) refuse();
+    this.token(node, ';');
+    add(node, this.doGroup(), 'body');
+    node.end = node.kids[node.kids.length - 1]!.end;
+    this.afterCompound();
+    return node;
+  }
+
+  /** `while|until CONDITION; do …; done`: one statement as the condition. */
+  whileLoop(): Draft {
+    const node = draft('while_statement', true, this.i, 0);
+    this.keyword(node, this.reserved('while') ? 'while' : 'until');
+    add(node, this.statement(), 'condition');
+    if (this.at() !== Ch.Semicolon || this.at(1) === Ch.Semicolon || this.at(1) === Ch.Amp) refuse();
+    this.token(node, ';', 'condition');
+    add(node, this.doGroup(), 'body');
+    node.end = node.kids[node.kids.length - 1]!.end;
+    this.afterCompound();
+    return node;
+  }
+
+  doGroup(): Draft {
+    const node = draft('do_group', true, this.i, 0);
+    this.keyword(node, 'do');
+    this.sequence(node, 'done');
+    const before = node.kids[node.kids.length - 1]!;
+    if (before.type !== ';' && before.type !== '&') refuse();
+    node.end = this.i + 4;
+    add(node, draft('done', false, this.i, this.i + 4));
+    this.i += 4;
+    // The caller checks what follows; blanks are not skipped here, so afterCompound sees the delimiter.
+    return node;
+  }
+
+  /** `if C; then …; [elif C; then …;] [else …;] fi`. */
+  ifStatement(): Draft {
+    const node = draft('if_statement', true, this.i, 0);
+    this.keyword(node, 'if');
+    this.condition(node);
+    this.keyword(node, 'then');
+    this.sequence(node, 'else-fi');
+    this.needTerminator(node);
+    while (this.reserved('elif')) {
+      const clause = draft('elif_clause', true, this.i, 0);
+      this.keyword(clause, 'elif');
+      this.condition(clause);
+      this.keyword(clause, 'then');
+      this.sequence(clause, 'else-fi');
+      this.needTerminator(clause);
+      clause.end = clause.kids[clause.kids.length - 1]!.end;
+      add(node, clause);
+    }
+    if (this.reserved('else')) {
+      const clause = draft('else_clause', true, this.i, 0);
+      this.keyword(clause, 'else');
+      this.sequence(clause, 'fi');
+      this.needTerminator(clause);
+      clause.end = clause.kids[clause.kids.length - 1]!.end;
+      add(node, clause);
+    }
+    if (!this.reserved('fi')) refuse();
+    node.end = this.i + 2;
+    add(node, draft('fi', false, this.i, this.i + 2));
+    this.i += 2;
+    this.afterCompound();
+    return node;
+  }
+
+  /** An `if`/`elif` condition: one statement and its `;`. */
+  condition(parent: Draft): void {
+    add(parent, this.statement());
+    if (this.at() !== Ch.Semicolon || this.at(1) === Ch.Semicolon || this.at(1) === Ch.Amp) refuse();
+    this.token(parent, ';');
+  }
+
+  needTerminator(parent: Draft): void {
+    const before = parent.kids[parent.kids.length - 1]!;
+    if (before.type !== ';' && before.type !== '&') refuse();
+  }
+
+  /** `case WORD in PATTERN) …;; … esac`: one pattern per item, each item ended by `;;`. */
+  caseStatement(): Draft {
+    const node = draft('case_statement', true, this.i, 0);
+    this.keyword(node, 'case');
+    const c = this.at();
+    if (c === -1 || !(isWordChar(c) || c === Ch.Quote || c === Ch.DoubleQuote || c === Ch.Dollar)) refuse();
+    add(node, this.word(false), 'value');
+    if (this.at() !== Ch.Space) refuse();
+    this.blanks();
+    this.keyword(node, 'in');
+    const items: Draft[] = [];
+    while (!this.reserved('esac')) {
+      const item = draft('case_item', true, this.i, 0);
+      const from = this.i;
+      while (this.i < this.n && (isNameRest(this.at()) || this.at() === 0x2e || this.at() === Ch.Dash || this.at() === Ch.Star)) this.i++;
+      const pattern = this.s.slice(from, this.i);
+      if (pattern === '*') add(item, draft('extglob_pattern', true, from, this.i), 'value');
+      else if (pattern !== '' && !pattern.includes('*') && isNameStart(pattern.charCodeAt(0)) && !NUMBER.test(pattern)) add(item, draft('word', true, from, this.i), 'value');
+      else refuse();
+      if (this.at() !== Ch.CloseParen) refuse();
+      this.token(item, ')');
+      this.sequence(item, 'esac-item');
+      item.end = this.i + 2;
+      add(item, draft(';;', false, this.i, this.i + 2), 'termination');
+      this.i += 2;
+      // `;;&`, `;;;` and a pattern glued to `;;` are left to tree-sitter.
+      if (this.at() !== Ch.Space) refuse();
+      this.blanks();
+      add(node, item);
+      items.push(item);
+    }
+    if (items.length === 0) refuse();
+    // tree-sitter-bash gives the last item's `;;` no field name.
+    const lastItem = items[items.length - 1]!;
+    lastItem.fields[lastItem.fields.length - 1] = null;
+    node.end = this.i + 4;
+    add(node, draft('esac', false, this.i, this.i + 4));
+    this.i += 4;
+    this.afterCompound();
+    return node;
+  }
+
+  /**
+   * `export|local|declare|readonly|typeset` with options (`-x`: words), names and `NAME=VALUE`s; `unset` with options
+   * and names. At least one name or option.
+   */
+  declaration(): Draft {
+    const unset = this.reserved('unset');
+    const from0 = this.i;
+    while (this.i < this.n && this.at() !== Ch.Space) this.i++;
+    const keyword = this.s.slice(from0, this.i);
+    this.i = from0;
+    const node = draft(unset ? 'unset_command' : 'declaration_command', true, this.i, 0);
+    this.keyword(node, keyword);
+    let count = 0;
+    for (;;) {
+      const from = this.i;
+      if (this.at() === Ch.Dash && count === 0 || (this.at() === Ch.Dash && node.kids[node.kids.length - 1]!.type === 'word')) {
+        // Options first: a dash and letters.
+        this.i++;
+        while ((this.at() >= 0x61 && this.at() <= 0x7a) || (this.at() >= 0x41 && this.at() <= 0x5a)) this.i++;
+        if (this.i === from + 1) refuse();
+        add(node, draft('word', true, from, this.i));
+      } else if (isNameStart(this.at())) {
+        while (isNameRest(this.at())) this.i++;
+        if (this.at() === Ch.Equals) {
+          if (unset) refuse();
+          add(node, this.assignment(from));
+        } else {
+          add(node, draft('variable_name', true, from, this.i));
+        }
+      } else {
+        break;
+      }
+      count++;
+      const d = this.at();
+      if (!(d === -1 || d === Ch.Space || d === Ch.Semicolon || d === Ch.CloseParen || (d === Ch.Amp && this.at(1) === Ch.Amp) || (d === Ch.Pipe && this.at(1) === Ch.Pipe))) refuse();
+      this.blanks();
+    }
+    if (count === 0) refuse();
+    node.end = node.kids[node.kids.length - 1]!.end;
+    return node;
+  }
+
+  /** `NAME=VALUE`, NAME read from `from` to here; VALUE one word of the subset (never empty). */
+  assignment(from: number): Draft {
+    const node = draft('variable_assignment', true, from, 0);
+    add(node, draft('variable_name', true, from, this.i), 'name');
+    add(node, draft('=', false, this.i, this.i + 1));
+    this.i++;
+    const c = this.at();
+    if (c === -1 || c === Ch.Space || c === Ch.Equals || c === Ch.OpenParen || !(isWordChar(c) || c === Ch.Quote || c === Ch.DoubleQuote || c === Ch.Dollar)) refuse();
+    const value = this.word(false);
+    add(node, value, 'value');
+    node.end = value.end;
+    return node;
+  }
+
+  /**
+   * A simple command: assignments, a program name of plain characters (not a reserved word), words; redirections
+   * only after the last word. A line of assignments alone is left to tree-sitter, but for one `NAME=VALUE`.
+   */
+  simple(): { node: Draft; redirects: ((body: Draft) => Draft) | undefined } {
+    const start = this.i;
+    const assignments: Draft[] = [];
+    for (;;) {
+      if (!isNameStart(this.at())) break;
+      const nameFrom = this.i;
+      let e = this.i;
+      while (e < this.n && isNameRest(this.s.charCodeAt(e))) e++;
+      if (e >= this.n || this.s.charCodeAt(e) !== Ch.Equals) break;
+      this.i = e;
+      assignments.push(this.assignment(nameFrom));
+      if (this.at() !== Ch.Space) {
+        // A lone assignment as the statement.
+        if (assignments.length === 1 && this.endsStatement()) return { node: assignments[0]!, redirects: undefined };
+        refuse();
+      }
+      this.blanks();
+      if (this.endsStatement()) {
+        if (assignments.length === 1) return { node: assignments[0]!, redirects: undefined };
+        refuse();
+      }
+    }
+    const cmd = draft('command', true, start, 0);
+    for (const a of assignments) add(cmd, a);
+    // The program name: plain characters (and `+` after the first: `g++`), `:` alone, or one quoted string.
+    const from = this.i;
+    const c0 = this.at();
+    let name: string;
+    if (c0 === Ch.DoubleQuote || c0 === Ch.Quote) {
+      const w = this.word(false);
+      if (w.type !== 'string' && w.type !== 'raw_string') refuse();
+      name = this.s.slice(from, this.i);
+      const cn = draft('command_name', true, from, this.i);
+      add(cn, w);
+      add(cmd, cn, 'name');
+    } else {
+      if (from >= this.n || c0 === Ch.Dash || isDigit(c0)) refuse();
+      if (c0 === 0x3a) this.i++;
+      else while (this.i < this.n && (isNameChar(this.s.charCodeAt(this.i)) || (this.i > from && this.s.charCodeAt(this.i) === 0x2b))) this.i++;
+      name = this.s.slice(from, this.i);
+      // `time` is a plain command name to tree-sitter-bash (`time git status`); the other reserved words are not.
+      if (name === '' || (name !== 'time' && NOT_PLAIN_NAME.has(name)) || !isDelimiter(this.at())) refuse();
+      if (name === 'time' && !(this.at() === Ch.Space && isNameStart(this.at(1)))) refuse();
+      const cn = draft('command_name', true, from, this.i);
+      add(cn, draft('word', true, from, this.i));
+      add(cmd, cn, 'name');
+    }
+    let end = this.i;
+    let last = name;
+    for (;;) {
+      this.blanks();
+      const c = this.at();
+      if (c === -1 || c === Ch.Pipe || c === Ch.Amp || c === Ch.Semicolon || c === Ch.CloseParen) break;
+      if (this.i === end) refuse(); // words must be separated by blanks
+      if (c === Ch.Less && this.at(1) === Ch.Less && this.at(2) === Ch.Less) {
+        // `<<< WORD` last: tree-sitter-bash makes it a child of the command itself.
+        const h = draft('herestring_redirect', true, this.i, 0);
+        add(h, draft('<<<', false, this.i, this.i + 3));
+        this.i += 3;
+        this.blanks();
+        const w = this.word(false);
+        add(h, w);
+        h.end = w.end;
+        add(cmd, h, 'redirect');
+        end = this.i;
+        this.blanks();
+        const d = this.at();
+        if (!(d === -1 || d === Ch.Semicolon || d === Ch.CloseParen || (d === Ch.Amp && this.at(1) === Ch.Amp) || (d === Ch.Pipe && this.at(1) === Ch.Pipe))) refuse();
+        break;
+      }
+      if (this.redirectAhead()) {
+        // tree-sitter-bash drops a lone `-` word before a redirection with a descriptor.
+        if (last === '-' && c !== Ch.Greater && c !== Ch.Less) refuse();
+        break;
+      }
+      const w = this.word(true);
+      add(cmd, w, 'argument');
+      last = this.s.slice(w.start, w.end);
+      end = this.i;
+    }
+    cmd.end = end;
+    return { node: cmd, redirects: this.redirects() };
+  }
+
+  endsStatement(): boolean {
+    const c = this.at();
+    return c === -1 || c === Ch.Semicolon || c === Ch.CloseParen || (c === Ch.Amp && this.at(1) === Ch.Amp) || (c === Ch.Pipe && this.at(1) === Ch.Pipe);
+  }
+
+  // ---- words ----
+
+  /**
+   * One word: pieces touching each other — a run of unquoted word characters, '…', "…", `$NAME`, `${NAME}`, `$(…)`
+   * and, as an argument, `<(…)`/`>(…)`. One piece is its own node; several make a `concatenation`.
+   */
+  word(argument: boolean): Draft {
+    const start = this.i;
+    const pieces: Draft[] = [];
+    for (;;) {
+      const c = this.at();
+      if (isWordChar(c)) {
+        const from = this.i;
+        while (this.i < this.n && isWordChar(this.s.charCodeAt(this.i))) this.i++;
+        pieces.push(draft('word', true, from, this.i));
+      } else if (c === Ch.Quote) {
+        const from = this.i;
+        const close = this.s.indexOf("'", this.i + 1);
+        if (close < 0 || close >= this.n) refuse();
+        this.i = close + 1;
+        pieces.push(draft('raw_string', true, from, this.i));
+      } else if (c === Ch.DoubleQuote) {
+        pieces.push(this.string());
+      } else if (c === Ch.Dollar) {
+        pieces.push(this.dollar(false));
+      } else if (argument && (c === Ch.Less || c === Ch.Greater) && this.at(1) === Ch.OpenParen && this.i === start) {
+        const node = draft('process_substitution', true, this.i, 0);
+        add(node, draft(c === Ch.Less ? '<(' : '>(', false, this.i, this.i + 2));
+        this.i += 2;
+        this.blanks();
+        this.sequence(node, ')');
+        node.end = this.i + 1;
+        add(node, draft(')', false, this.i, this.i + 1));
+        this.i++;
+        pieces.push(node);
+        // Nothing may touch it.
+        if (!isDelimiter(this.at()) || this.at() === Ch.Less || this.at() === Ch.Greater) refuse();
+        break;
+      } else {
+        break;
+      }
+    }
+    if (pieces.length === 0) refuse();
+    const raw0 = this.s.charCodeAt(start);
+    if (raw0 === Ch.Equals) refuse();
+    const text = this.s.slice(start, this.i);
+    if (text.includes('+:')) refuse();
+    const c = this.at();
+    if (!isDelimiter(c)) refuse();
+    if (pieces.length === 1) {
+      const only = pieces[0]!;
+      if (only.type === 'word' && NUMBER.test(text)) return draft('number', true, only.start, only.end);
+      if (only.type === 'word' && (isDigit(raw0) || (raw0 === Ch.Dash && isDigit(this.s.charCodeAt(start + 1))))) refuse();
+      return only;
+    }
+    // In a concatenation, a first piece that is all a number is a `number` (`-5$(a)`); any other piece that starts like
+    // one is left to tree-sitter.
+    for (let k = 0; k < pieces.length; k++) {
+      const p = pieces[k]!;
+      if (p.type !== 'word') continue;
+      const q = this.s.charCodeAt(p.start);
+      const numberLike = isDigit(q) || (q === Ch.Dash && isDigit(this.s.charCodeAt(p.start + 1)));
+      if (!numberLike) continue;
+      if (k === 0 && NUMBER.test(this.s.slice(p.start, p.end))) pieces[0] = draft('number', true, p.start, p.end);
+      else refuse();
+    }
+    const cat = draft('concatenation', true, start, this.i);
+    for (const p of pieces) add(cat, p);
+    return cat;
+  }
+
+  /** `"…"`: string_content between expansions; a stretch of blanks alone is part of the next token (tree-sitter). */
+  string(): Draft {
+    const node = draft('string', true, this.i, 0);
+    add(node, draft('"', false, this.i, this.i + 1));
+    this.i++;
+    let stretch = this.i;
+    for (;;) {
+      if (this.i >= this.n) refuse();
+      const c = this.s.charCodeAt(this.i);
+      if (c === Ch.DoubleQuote || c === Ch.Dollar) {
+        const blankOnly = this.blankOnly(stretch, this.i);
+        if (this.i > stretch && !blankOnly) add(node, draft('string_content', true, stretch, this.i));
+        const tokenStart = blankOnly ? stretch : this.i;
+        if (c === Ch.DoubleQuote) {
+          add(node, draft('"', false, tokenStart, this.i + 1));
+          this.i++;
+          break;
+        }
+        const exp = this.dollar(true);
+        exp.start = tokenStart;
+        if (exp.kids.length > 0) exp.kids[0]!.start = tokenStart;
+        add(node, exp);
+        stretch = this.i;
+        continue;
+      }
+      // Inside "…", backticks, backslashes and `!` mean something: left to tree-sitter.
+      if (c === Ch.Backtick || c === Ch.Backslash || c === Ch.Bang) refuse();
+      this.i++;
+    }
+    node.end = this.i;
+    return node;
+  }
+
+  blankOnly(from: number, to: number): boolean {
+    for (let k = from; k < to; k++) if (this.s.charCodeAt(k) !== Ch.Space) return false;
+    return true;
+  }
+
+  /** `$NAME`, `$0`–`$9`, `$?`, `$#`, `$@`, `$*`, `$$`; `${NAME}`; `$(…)`. */
+  dollar(quoted: boolean): Draft {
+    const at = this.i;
+    const c = this.at(1);
+    if (c === Ch.OpenParen) {
+      if (this.at(2) === Ch.OpenParen) refuse();
+      const node = draft('command_substitution', true, at, 0);
+      add(node, draft('$(', false, at, at + 2));
+      this.i += 2;
+      this.blanks();
+      this.sequence(node, ')');
+      node.end = this.i + 1;
+      add(node, draft(')', false, this.i, this.i + 1));
+      this.i++;
+      return node;
+    }
+    if (c === Ch.OpenBrace) {
+      let e = at + 2;
+      if (!isNameStart(e < this.n ? this.s.charCodeAt(e) : -1)) refuse();
+      while (e < this.n && isNameRest(this.s.charCodeAt(e))) e++;
+      if (e >= this.n || this.s.charCodeAt(e) !== Ch.CloseBrace) refuse();
+      const node = draft('expansion', true, at, e + 1);
+      add(node, draft('${', false, at, at + 2));
+      add(node, draft('variable_name', true, at + 2, e));
+      add(node, draft('}', false, e, e + 1));
+      this.i = e + 1;
+      return node;
+    }
+    const node = draft('simple_expansion', true, at, 0);
+    add(node, draft('$', false, at, at + 1));
+    if (isNameStart(c)) {
+      let e = at + 2;
+      while (e < this.n && isNameRest(this.s.charCodeAt(e))) e++;
+      // `$_` alone is a special parameter in tree-sitter's reading; left to it.
+      if (e === at + 2 && c === Ch.Underscore) refuse();
+      add(node, draft('variable_name', true, at + 1, e));
+      node.end = e;
+    } else if (isDigit(c)) {
+      add(node, draft('variable_name', true, at + 1, at + 2));
+      node.end = at + 2;
+    } else if (c === Ch.Question || c === Ch.Hash || c === Ch.At || c === Ch.Star || c === Ch.Dollar) {
+      if (quoted && c === Ch.Hash) refuse();
+      add(node, draft('special_variable_name', true, at + 1, at + 2));
+      node.end = at + 2;
+    } else {
+      refuse();
+    }
+    this.i = node.end;
+    return node;
+  }
+}
+
+/** Characters the reader never takes anywhere: backslash, backtick, `#`, control and non-ASCII characters. */
+function plainAscii(s: string, n: number): boolean {
+  for (let k = 0; k < n; k++) {
+    const c = s.charCodeAt(k);
+    if (c < 0x20 || c > 0x7e || c === Ch.Backslash || c === Ch.Backtick || c === Ch.Hash) return false;
+  }
+  return true;
+}
+
+/** Turns the drafts into SyntaxNodes: parents, exact-size children, and the fields the walk reads. */
+function materialize(d: Draft, parent: SyntaxNode | null): SyntaxNode {
+  const node = new SyntaxNode(d.type, d.named, d.start, d.end, parent, false, false, false);
+  const count = d.kids.length;
+  if (count === 0) return node;
+  const kids = new Array<SyntaxNode>(count);
+  for (let k = 0; k < count; k++) kids[k] = materialize(d.kids[k]!, node);
+  node.children = kids;
+  const kind = fieldKind(d.type);
+  if (kind === 1) node.fields = d.fields.slice();
+  else if (kind === 2) node.fields = d.kids.map((k, idx) => (k.named ? undefined : d.fields[idx] ?? null));
+  return node;
+}
+
+/**
+ * The syntax tree of `text` — exactly the text parseSource hands tree-sitter: a source plus one final newline — when
+ * the source is a compound line of the subset; else undefined. Never throws.
+ */
+export function readCompound(text: string): SyntaxNode | undefined {
+  const n = text.length - 1;
+  if (n <= 0 || n >= BOUNDED_LENGTH || text.charCodeAt(n) !== 0x0a) return undefined;
+  if (!plainAscii(text, n) || text.charCodeAt(0) === Ch.Space || text.charCodeAt(n - 1) === Ch.Space) return undefined;
+  try {
+    const r = new Reader(text);
+    const program = draft('program', true, 0, text.length);
+    r.sequence(program, 'top');
+    if (r.i !== n) return undefined;
+    return materialize(program, null);
+  } catch (err) {
+    if (err instanceof NotCompound) return undefined;
+    throw err;
+  }
+}
