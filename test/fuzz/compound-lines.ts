@@ -8,7 +8,7 @@ import { BOUNDED_LENGTH, boundedParse, loadedParser } from '../../src/gate/parse
 import { type SyntaxNode, readTree, treeHasError } from '../../src/gate/parse/tree.js';
 import { prng } from '../helpers/prng.js';
 import { VOCABULARY, blank, pick, randomWord } from './plain-words.js';
-import { readCompound } from './compound-reader.js';
+import { readCompound } from '../../src/gate/parse/compound.js';
 import { sameAsTreeSitter } from './same-reading.js';
 
 export { readCompound, sameAsTreeSitter };
