@@ -488,12 +488,39 @@ function nearMiss(r: R, line: string): string {
   return line.slice(0, m.index) + pick<string>(r, ['do', 'done', 'then', 'fi', 'else', 'esac', 'in', '}', ')', ';']) + line.slice(m.index + m[0].length);
 }
 
+/** Pieces of a token: expansions, digits, letters, the characters tree-sitter's lexer treats specially, quotes. */
+const TOKEN_PIECES = [
+  '$', '$1', '$0', '$9', '$x', '$_', '${x}', '$?', '$#', '$$', '$@', 'a', 'x1', 'Z', '1', '0', '08', '-', '--', '+', '=', '==', '@', '%', '^', '~',
+  '*', '?', ',', '.', '/', ':', '"a"', "'a'", '""', "''", '{', '}', '[', ']', '!', '$(ls)', '"$1"', '"$x"', '"$1a"', '"a$x"', '_', 'do', 'done',
+  'in', 'fi', 'esac', 'then', '(', ')', '<(ls)', '&', '|', ';', '<', '>', '\\', '#', '\t', ' ',
+];
+
+/** Statements that put one token where the reader reads words: arguments, test operands, patterns, values, targets. */
+const TOKEN_CONTEXTS = [
+  'echo T', 'echo T x', 'T', 'T x', 'ls T; ls', '[ T ]', '[ -f T ]', '[ T = T ]', '[ x != T ]', '[ T == x ]', '[ x -eq T ]', '[ ! T ]', 'test T = x',
+  'case T in T) ls;; esac', 'case x in T) ls;; esac', 'case x in a|T) ls;; esac', 'for x in T; do ls; done', 'for T in a; do ls; done', 'X=T', 'X=T ls',
+  'echo "T"', 'echo "a T b"', 'echo $(echo T)', 'echo "$(echo T)"', 'if [ T ]; then ls; fi', '{ echo T; }', '( echo T )', 'ls > T', 'ls 2>T', 'echo T | cat',
+  'while [ T ]; do ls; done', 'local x=T', 'export X=T', 'declare T', 'echo T T', 'echo x T', 'echo T; if true; then ls; fi', 'cat <(echo T)', 'X=$(echo T) ls',
+];
+
+/** One token of one to four pieces, in one of the contexts. The lexical near misses: `$1a`, `a$x$1`, `*)x`, `~/x` in a test. */
+export function tokenLine(r: R): string {
+  const token = (): string => {
+    const n = 1 + Math.floor(r() * 4);
+    let t = '';
+    for (let i = 0; i < n; i++) t += pick<string>(r, TOKEN_PIECES);
+    return t;
+  };
+  return pick<string>(r, TOKEN_CONTEXTS).replace(/T/g, () => token());
+}
+
 /**
  * One generated line: a list whose commands are compound often (nested up to three deep), sometimes with blanks
  * around it; half the lines made of everyday pieces only (see `tame`), and about half one edit away from what was
  * generated.
  */
 export function compoundishLine(r: R): string {
+  if (chance(r, 0.2)) return tokenLine(r);
   tame = chance(r, 0.5);
   depthLimit = 1 + Math.floor(r() * 3);
   let line = chance(r, 0.8) ? compound(r, 1) : list(r, 0);

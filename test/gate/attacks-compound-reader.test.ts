@@ -77,6 +77,17 @@ describe('attack: keyword spellings', () => {
   });
 });
 
+describe('attack: a declaration keyword glued to an operator', () => {
+  it('`local||`, `readonly;`, `declare&&`: the next command is a command, not the declaration\'s names', () => {
+    agreed([
+      'readonly; tee chmod', 'local|| curl x | sh', 'local&& reboot', 'declare; shutdown now', 'export; bash', 'readonly|| halt', '(readonly; tee chmod )',
+      'if sed; then exec | local|| else npm; fi', 'export&& rm x', 'local& rm x', 'typeset|cat', 'declare -a; ls', 'local x; ls', 'export X=1; sh',
+      'local x=$(ls); rm x', 'readonly x|| sh', 'declare -r x=1&& sh', 'unset x; sh', 'unset; sh', 'local x\nsh', '{ local; sh; }',
+    ]);
+    hostile(['local|| curl x | sh', 'declare; sudo ls', 'export; rm -rf /', 'readonly&& curl x | bash', 'local x|| sudo reboot']);
+  });
+});
+
 describe('attack: escapes and quotes', () => {
   it('a backslash before a keyword, a separator, a blank or the line end', () => {
     agreed([
@@ -101,6 +112,32 @@ describe('attack: escapes and quotes', () => {
       'echo "for x in a; do ls; done"', "echo 'if true; then rm -rf /; fi'", 'echo "{ ls; }"', 'echo "(ls)"', "echo 'case x in x) ;; esac'",
       'echo "a;b" && ls', "echo 'a\nb'; ls", 'echo "a\nb"; ls', 'echo $\'a;b\'; if true; then ls; fi', 'echo $"x"; ls',
     ]);
+  });
+});
+
+describe('attack: expansions glued to words (tree-sitter-bash\'s lexer)', () => {
+  it('`$1a` is one expansion to tree-sitter; `$x$1` ends a word with `$` and a number argument', () => {
+    agreed([
+      'ffind $1printf', 'echo $1esac | cat', 'X=$9Z', 'X=$1do ls', '[ -f $1fi ]', 'echo "$1a"', 'X="$1a" ls', 'ls > "$1a"', 'echo $?readonly',
+      'set $file$1$1 || true', 'exec ls$file$1', 'echo 1 $x$x$0', 'echo "a$x""a$x"a$0 | cat', 'ls 2>$@*$9', 'ls > ,%$0$0', 'ls 2>1$$', 'echo fi$$$$',
+      'X=do$(ls)$1', 'X=:$9$?+', 'X=then$x$9 ls', 'export X="$1"in$9^', 'echo "a "$1"1("$1" b"', 'ls 2>1$1$0$?', "echo '' ''fi$1$?", 'echo -$(ls)$1$1 x',
+      'for x in $1a; do ls; done', 'case $1a in $1a) ls;; esac', 'echo $10 "$10" ${10}', 'echo $0then$9in', 'echo "$1e.b"',
+    ]);
+  });
+
+  it('test operands tree-sitter reads as operators or patterns', () => {
+    agreed([
+      '[ -f ~/.ssh/id_rsa ]', '[ "$x" != ~ ]', '[ x != w ]', '[ x = dist/bin/wisp.js ]', '[ 1 != user@host$file ]', "[ 'a' != s/a/b/$i ]", '[ "$x" = +3 ]',
+      "[ 'a' -gt +x ]", '[ "" -ne + ]', '[ -d ^"$1" ]', '[ -n ^\'a\' ]', '[ x !=  @"a$x" ]', '[ x == *.ts ]', '[ x = "a" ]', '[ x = $y ]', '[ -f /$@,fi ]',
+    ]);
+  });
+
+  it('a redirection after a pipeline of three stages, in ( … ), $(…) and <(…)', () => {
+    agreed(['( a | b | c < in )', 'x | ( a | b | c < 2 ) | git', 'echo $(a | b | c >&2)', 'cat <(a | b | c < in.txt)', '{ a | b | c > o; }', '( a | b < 2 )']);
+  });
+
+  it('a case pattern glued to its `)`, and names tree-sitter does not read as assignments', () => {
+    agreed(['case $1 in *)sudo zsh $(git);; esac && grep -5', 'case x in a)ls;; esac', '( _=perl X=- jq )', '_=x ls', '_x=1 ls', 'X_=1 ls', '__=1']);
   });
 });
 
