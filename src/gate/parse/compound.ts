@@ -501,7 +501,7 @@ class Reader {
   /**
    * An operand inside `[ … ]`: one quoted string, one expansion or substitution, or a plain word of letters, digits
    * and `_./-@,:` that does not start with `-` (tree-sitter-bash reads `~`, `+`, `^` … at an operand's start as
-   * operators, and the right side of `!=` as a pattern).
+   * operators).
    */
   testOperand(pattern = false): Draft {
     const c = this.at();
@@ -517,8 +517,9 @@ class Reader {
     }
     if (this.at() !== Ch.Space) refuse();
     this.blanks();
-    if (pattern && w.type === 'word') return draft('extglob_pattern', true, w.start, w.end);
-    if (pattern && w.type === 'number') refuse();
+    // After `!=` tree-sitter-bash reads some plain words as a pattern and some as a word (`b`, `a/b` a pattern; `ab`,
+    // `a.b` a word): only a quoted or expanded right side is taken.
+    if (pattern && (w.type === 'word' || w.type === 'number')) refuse();
     return w;
   }
 
