@@ -128,6 +128,8 @@ interface Statements {
 
 class Reader {
   i = 0;
+  /** How many compound commands, substitutions and groups enclose the statement being read. */
+  depth = 0;
   /** The end of the source (the text without its final newline). */
   readonly n: number;
   constructor(readonly s: string) {
@@ -172,6 +174,15 @@ class Reader {
    * closing word is next (not read).
    */
   sequence(out: Draft | Statements, stop: Stop): void {
+    if (stop !== 'top') this.depth++;
+    try {
+      this.statements(out, stop);
+    } finally {
+      if (stop !== 'top') this.depth--;
+    }
+  }
+
+  statements(out: Draft | Statements, stop: Stop): void {
     let count = 0;
     for (;;) {
       if (this.atStop(stop)) {
@@ -261,8 +272,9 @@ class Reader {
       commands += right.commands;
     }
     if (last.lastRedirects === undefined) return left;
-    // Redirections after the statement's last command: its own when it is the only one, else the whole statement's.
-    if (commands > 1 && firstRedirected) refuse();
+    // Redirections after the statement's last command: its own when it is the only one, else the whole statement's —
+    // at the top of the line only (inside `( … )` or `$(…)` tree-sitter-bash gives them to the last stages alone).
+    if (commands > 1 && (firstRedirected || this.depth > 0)) refuse();
     return last.lastRedirects(left);
   }
 
@@ -305,30 +317,34 @@ class Reader {
   /** One command, compound or simple, with the redirections written after it (not yet placed). */
   command(): { node: Draft; redirects: ((body: Draft) => Draft) | undefined } {
     const c = this.at();
-    let node: Draft;
-    if (c === Ch.OpenParen) {
-      if (this.at(1) === Ch.OpenParen) refuse();
-      node = this.subshell();
-    } else if (c === Ch.OpenBrace) {
-      node = this.group();
-    } else if (c === Ch.OpenBracket) {
-      node = this.test();
-    } else if (c === Ch.Bang) {
-      node = this.negated();
-    } else if (this.reserved('for')) {
-      node = this.forLoop();
-    } else if (this.reserved('while') || this.reserved('until')) {
-      node = this.whileLoop();
-    } else if (this.reserved('if')) {
-      node = this.ifStatement();
-    } else if (this.reserved('case')) {
-      node = this.caseStatement();
-    } else if (this.reserved('export') || this.reserved('local') || this.reserved('declare') || this.reserved('readonly') || this.reserved('typeset') || this.reserved('unset')) {
+    if (this.reserved('export') || this.reserved('local') || this.reserved('declare') || this.reserved('readonly') || this.reserved('typeset') || this.reserved('unset')) {
       return { node: this.declaration(), redirects: undefined };
-    } else {
+    }
+    if (!(c === Ch.OpenParen || c === Ch.OpenBrace || c === Ch.OpenBracket || c === Ch.Bang || this.reserved('for') || this.reserved('while') || this.reserved('until') || this.reserved('if') || this.reserved('case'))) {
       return this.simple();
     }
+    this.depth++;
+    let node: Draft;
+    try {
+      node = this.compound(c);
+    } finally {
+      this.depth--;
+    }
     return { node, redirects: this.redirects() };
+  }
+
+  compound(c: number): Draft {
+    if (c === Ch.OpenParen) {
+      if (this.at(1) === Ch.OpenParen) refuse();
+      return this.subshell();
+    }
+    if (c === Ch.OpenBrace) return this.group();
+    if (c === Ch.OpenBracket) return this.test();
+    if (c === Ch.Bang) return this.negated();
+    if (this.reserved('for')) return this.forLoop();
+    if (this.reserved('while') || this.reserved('until')) return this.whileLoop();
+    if (this.reserved('if')) return this.ifStatement();
+    return this.caseStatement();
   }
 
   /** Redirections after a compound command, as a function that wraps a body in a redirected_statement. */
@@ -470,7 +486,7 @@ class Reader {
       else if (TEST_BINARY.has(op)) add(expr, draft('test_operator', true, from, this.i));
       else refuse();
       this.blanks();
-      const right = this.testOperand();
+      const right = this.testOperand(op === '!=');
       add(expr, right);
       expr.end = right.end;
       add(node, expr);
@@ -482,18 +498,28 @@ class Reader {
     return node;
   }
 
-  /** An operand inside `[ … ]`: no globs, no `=`, no `]`, not an operator. */
-  testOperand(): Draft {
+  /**
+   * An operand inside `[ … ]`: one quoted string, one expansion or substitution, or a plain word of letters, digits
+   * and `_./-@,:` that does not start with `-` (tree-sitter-bash reads `~`, `+`, `^` … at an operand's start as
+   * operators).
+   */
+  testOperand(pattern = false): Draft {
     const c = this.at();
-    if (c === Ch.Dash || c === Ch.Bang || c === Ch.CloseBracket || c === Ch.OpenParen || c === -1) refuse();
+    if (c === Ch.Dash || c === -1) refuse();
     const start = this.i;
     const w = this.word(false);
-    for (let k = start; k < this.i; k++) {
-      const q = this.s.charCodeAt(k);
-      if (q === Ch.Star || q === Ch.Question || q === Ch.Equals || q === Ch.CloseBracket) refuse();
+    if (w.type === 'concatenation') refuse();
+    if (w.type === 'word' || w.type === 'number') {
+      for (let k = start; k < this.i; k++) {
+        const q = this.s.charCodeAt(k);
+        if (!(isNameRest(q) || q === 0x2e || q === 0x2f || q === Ch.Dash || q === Ch.At || q === 0x2c || q === 0x3a)) refuse();
+      }
     }
     if (this.at() !== Ch.Space) refuse();
     this.blanks();
+    // After `!=` tree-sitter-bash reads some plain words as a pattern and some as a word (`b`, `a/b` a pattern; `ab`,
+    // `a.b` a word): only a quoted or expanded right side is taken.
+    if (pattern && (w.type === 'word' || w.type === 'number')) refuse();
     return w;
   }
 
@@ -618,7 +644,8 @@ class Reader {
       if (pattern === '*') add(item, draft('extglob_pattern', true, from, this.i), 'value');
       else if (pattern !== '' && !pattern.includes('*') && isNameStart(pattern.charCodeAt(0)) && !NUMBER.test(pattern)) add(item, draft('word', true, from, this.i), 'value');
       else refuse();
-      if (this.at() !== Ch.CloseParen) refuse();
+      // A space after `)`: tree-sitter-bash reads `*)sudo` as one pattern.
+      if (this.at() !== Ch.CloseParen || this.at(1) !== Ch.Space) refuse();
       this.token(item, ')');
       this.sequence(item, 'esac-item');
       item.end = this.i + 2;
@@ -710,6 +737,8 @@ class Reader {
       let e = this.i;
       while (e < this.n && isNameRest(this.s.charCodeAt(e))) e++;
       if (e >= this.n || this.s.charCodeAt(e) !== Ch.Equals) break;
+      // `_=x` is a command name to tree-sitter-bash, not an assignment.
+      if (e === nameFrom + 1 && this.s.charCodeAt(nameFrom) === Ch.Underscore) refuse();
       this.i = e;
       assignments.push(this.assignment(nameFrom));
       if (this.at() !== Ch.Space) {
@@ -936,12 +965,14 @@ class Reader {
       if (e === at + 2 && c === Ch.Underscore) refuse();
       add(node, draft('variable_name', true, at + 1, e));
       node.end = e;
-    } else if (isDigit(c)) {
-      add(node, draft('variable_name', true, at + 1, at + 2));
-      node.end = at + 2;
-    } else if (c === Ch.Question || c === Ch.Hash || c === Ch.At || c === Ch.Star || c === Ch.Dollar) {
+    } else if (isDigit(c) || c === Ch.Question || c === Ch.Hash || c === Ch.At || c === Ch.Star || c === Ch.Dollar) {
       if (quoted && c === Ch.Hash) refuse();
-      add(node, draft('special_variable_name', true, at + 1, at + 2));
+      // tree-sitter-bash reads on past a one-character parameter (`$1printf`, `$?readonly` are one expansion) and
+      // splits it oddly after other pieces (`$file$1`, `tar$$`): only one that stands alone — a whole word, or in
+      // "…" before the closing quote or a blank — is taken.
+      const next = at + 2 < this.n ? this.s.charCodeAt(at + 2) : -1;
+      if (quoted ? next !== Ch.DoubleQuote && next !== Ch.Space : !isDelimiter(next) || (at > 0 && !isBlankOrStart(this.s.charCodeAt(at - 1)))) refuse();
+      add(node, draft(isDigit(c) ? 'variable_name' : 'special_variable_name', true, at + 1, at + 2));
       node.end = at + 2;
     } else {
       refuse();
@@ -949,6 +980,11 @@ class Reader {
     this.i = node.end;
     return node;
   }
+}
+
+/** What may come before a word: a blank, an operator or an opening parenthesis. */
+function isBlankOrStart(c: number): boolean {
+  return c === Ch.Space || c === Ch.Semicolon || c === Ch.Amp || c === Ch.Pipe || c === Ch.OpenParen || c === Ch.Less || c === Ch.Greater;
 }
 
 /** Characters the reader never takes anywhere: backslash, backtick, `#`, control and non-ASCII characters. */
