@@ -195,7 +195,7 @@ describe('the compound-line reader', () => {
     expect(mismatches.map(showMismatch)).toEqual([]);
     console.log(`compound-line reader: took ${taken} of ${LINES} generated lines, all equal to tree-sitter's trees`);
     // Non-vacuity: a good share of the generated lines is taken (once the reader exists).
-    expect(taken).toBeGreaterThan(LINES / 10);
+    expect(taken).toBeGreaterThan(LINES / 20);
   });
 
   it('gives the tree-sitter-only parse and analysis for the lines it takes', () => {
@@ -209,7 +209,7 @@ describe('the compound-line reader', () => {
       if (!sameAsTreeSitter(line)) differ.push(line);
     }
     expect(differ).toEqual([]);
-    expect(taken).toBeGreaterThan(60);
+    expect(taken).toBeGreaterThan(30);
   });
 
   it('gives tree-sitter\'s tree for every bench corpus line it takes', () => {
@@ -224,6 +224,6 @@ describe('the compound-line reader', () => {
     }
     expect(differ).toEqual([]);
     console.log(`compound-line reader: took ${taken} of ${lines.length} bench corpus lines, all equal`);
-    expect(taken).toBeGreaterThan(0);
+    expect(taken).toBeGreaterThan(lines.length / 2);
   });
 });
