@@ -493,6 +493,8 @@ const TOKEN_PIECES = [
   '$', '$1', '$0', '$9', '$x', '$_', '${x}', '$?', '$#', '$$', '$@', 'a', 'x1', 'Z', '1', '0', '08', '-', '--', '+', '=', '==', '@', '%', '^', '~',
   '*', '?', ',', '.', '/', ':', '"a"', "'a'", '""', "''", '{', '}', '[', ']', '!', '$(ls)', '"$1"', '"$x"', '"$1a"', '"a$x"', '_', 'do', 'done',
   'in', 'fi', 'esac', 'then', '(', ')', '<(ls)', '&', '|', ';', '<', '>', '\\', '#', '\t', ' ',
+  // Reserved words and declarations, so that a token can start with one (`local;`, `fi1`, `then_`).
+  'local', 'export', 'readonly', 'declare', 'typeset', 'unset', 'for', 'if', 'case', 'while', 'until', 'elif', 'else', 'select', 'function', '!',
 ];
 
 /** Statements that put one token where the reader reads words: arguments, test operands, patterns, values, targets. */
@@ -501,6 +503,9 @@ const TOKEN_CONTEXTS = [
   'case T in T) ls;; esac', 'case x in T) ls;; esac', 'case x in a|T) ls;; esac', 'for x in T; do ls; done', 'for T in a; do ls; done', 'X=T', 'X=T ls',
   'echo "T"', 'echo "a T b"', 'echo $(echo T)', 'echo "$(echo T)"', 'if [ T ]; then ls; fi', '{ echo T; }', '( echo T )', 'ls > T', 'ls 2>T', 'echo T | cat',
   'while [ T ]; do ls; done', 'local x=T', 'export X=T', 'declare T', 'echo T T', 'echo x T', 'echo T; if true; then ls; fi', 'cat <(echo T)', 'X=$(echo T) ls',
+  // The token as a command, in every place a command stands.
+  'for x in a; do T; done', 'if T; then ls; fi', 'if ls; then T; fi', 'if ls; then ls; else T; fi', 'while T; do ls; done', 'case x in a) T;; esac', '{ T; }',
+  '( T )', 'T && ls', 'ls && T', 'ls | T', 'T | ls', '! T', 'T &', 'T; ls', 'ls; T', 'T\nls', 'echo $(T)', 'X=$(T)', 'T x | cat', 'T x; ls',
 ];
 
 /** One token of one to four pieces, in one of the contexts. The lexical near misses: `$1a`, `a$x$1`, `*)x`, `~/x` in a test. */
