@@ -460,6 +460,13 @@ function nearCompound(r: R, depth: number): string {
 /** One edit from the line as generated: the near misses of the subset. */
 function nearMiss(r: R, line: string): string {
   if (line === '') return line;
+  if (chance(r, 0.15)) {
+    // A word (a run of non-blanks) replaced by a token of lexer-special pieces: the line's shape kept, one word changed.
+    const runs = [...line.matchAll(/[^ \t\n]+/g)];
+    if (runs.length === 0) return line;
+    const m = pick(r, runs);
+    return line.slice(0, m.index) + token(r) + line.slice(m.index + m[0].length);
+  }
   const at = Math.floor(r() * line.length);
   const roll = r();
   if (roll < 0.2) return line.slice(0, at) + pick<string>(r, '~!#$^&*()[]{}\\|;\'"<>?`\n\r\0\t =é\u00a0\u2028') + line.slice(at);
@@ -510,13 +517,14 @@ const TOKEN_CONTEXTS = [
 
 /** One token of one to four pieces, in one of the contexts. The lexical near misses: `$1a`, `a$x$1`, `*)x`, `~/x` in a test. */
 export function tokenLine(r: R): string {
-  const token = (): string => {
-    const n = 1 + Math.floor(r() * 4);
-    let t = '';
-    for (let i = 0; i < n; i++) t += pick<string>(r, TOKEN_PIECES);
-    return t;
-  };
-  return pick<string>(r, TOKEN_CONTEXTS).replace(/T/g, () => token());
+  return pick<string>(r, TOKEN_CONTEXTS).replace(/T/g, () => token(r));
+}
+
+function token(r: R): string {
+  const n = 1 + Math.floor(r() * 4);
+  let t = '';
+  for (let i = 0; i < n; i++) t += pick<string>(r, TOKEN_PIECES);
+  return t;
 }
 
 /**
