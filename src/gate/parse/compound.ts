@@ -132,8 +132,11 @@ class Reader {
   depth = 0;
   /** The end of the source (the text without its final newline). */
   readonly n: number;
-  constructor(readonly s: string) {
-    this.n = s.length - 1;
+  constructor(
+    readonly s: string,
+    n: number,
+  ) {
+    this.n = n;
   }
 
   at(offset = 0): number {
@@ -1011,15 +1014,18 @@ function materialize(d: Draft, parent: SyntaxNode | null): SyntaxNode {
 }
 
 /**
- * The syntax tree of `text` — exactly the text parseSource hands tree-sitter: a source plus one final newline — when
- * the source is a compound line of the subset; else undefined. Never throws.
+ * The syntax tree of `text` — exactly the text parseSource hands tree-sitter: a source plus one final newline, or a
+ * source with a here-string as written — when the source is a compound line of the subset; else undefined. Never
+ * throws.
  */
 export function readCompound(text: string): SyntaxNode | undefined {
-  const n = text.length - 1;
-  if (n <= 0 || n >= BOUNDED_LENGTH || text.charCodeAt(n) !== 0x0a) return undefined;
+  // parseSource hands tree-sitter a text with `<<` as written, without the newline (endedText): a here-string line.
+  const ended = text.charCodeAt(text.length - 1) === 0x0a;
+  const n = ended ? text.length - 1 : text.length;
+  if (n <= 0 || n >= BOUNDED_LENGTH || (!ended && !text.includes('<<<'))) return undefined;
   if (!plainAscii(text, n) || text.charCodeAt(0) === Ch.Space || text.charCodeAt(n - 1) === Ch.Space) return undefined;
   try {
-    const r = new Reader(text);
+    const r = new Reader(text, n);
     const program = draft('program', true, 0, text.length);
     r.sequence(program, 'top');
     if (r.i !== n) return undefined;
