@@ -104,6 +104,9 @@ function isDelimiter(c: number): boolean {
 /** tree-sitter-bash's number token (`-5`, `08`, `0x10`): a word that is all of it is a `number` node. */
 const NUMBER = /^-?(?:0x[0-9]+|[0-9]+)$/;
 
+/** A case pattern tree-sitter-bash reads as a plain word. */
+const CASE_WORD = /^[A-Za-z]+(?:[.-][A-Za-z]+)*$/;
+
 /** `test`-style operators of a binary `[ … ]` that tree-sitter reads as a named test_operator. */
 const TEST_BINARY = new Set(['-eq', '-ne', '-lt', '-le', '-gt', '-ge', '-nt', '-ot', '-ef']);
 
@@ -132,8 +135,11 @@ class Reader {
   depth = 0;
   /** The end of the source (the text without its final newline). */
   readonly n: number;
-  constructor(readonly s: string) {
-    this.n = s.length - 1;
+  constructor(
+    readonly s: string,
+    n: number,
+  ) {
+    this.n = n;
   }
 
   at(offset = 0): number {
@@ -510,6 +516,8 @@ class Reader {
     const w = this.word(false);
     if (w.type === 'concatenation') refuse();
     if (w.type === 'word' || w.type === 'number') {
+      // `[ -f / ]`: a lone `/` is an arithmetic operator to tree-sitter-bash. An operand needs a letter or digit.
+      if (!/[A-Za-z0-9]/.test(this.s.slice(start, this.i))) refuse();
       for (let k = start; k < this.i; k++) {
         const q = this.s.charCodeAt(k);
         if (!(isNameRest(q) || q === 0x2e || q === 0x2f || q === Ch.Dash || q === Ch.At || q === 0x2c || q === 0x3a)) refuse();
@@ -641,8 +649,10 @@ class Reader {
       const from = this.i;
       while (this.i < this.n && (isNameRest(this.at()) || this.at() === 0x2e || this.at() === Ch.Dash || this.at() === Ch.Star)) this.i++;
       const pattern = this.s.slice(from, this.i);
+      // tree-sitter-bash reads a pattern with a digit, `_` or `--` (`a1`, `fi1`, `--help`) as an extglob_pattern and
+      // one of letters as a word; only `*` and letters joined by single `.` or `-` are taken.
       if (pattern === '*') add(item, draft('extglob_pattern', true, from, this.i), 'value');
-      else if (pattern !== '' && !pattern.includes('*') && isNameStart(pattern.charCodeAt(0)) && !NUMBER.test(pattern)) add(item, draft('word', true, from, this.i), 'value');
+      else if (CASE_WORD.test(pattern)) add(item, draft('word', true, from, this.i), 'value');
       else refuse();
       // A space after `)`: tree-sitter-bash reads `*)sudo` as one pattern.
       if (this.at() !== Ch.CloseParen || this.at(1) !== Ch.Space) refuse();
@@ -675,7 +685,7 @@ class Reader {
   declaration(): Draft {
     const unset = this.reserved('unset');
     const from0 = this.i;
-    while (this.i < this.n && this.at() !== Ch.Space) this.i++;
+    while (isNameRest(this.at())) this.i++;
     const keyword = this.s.slice(from0, this.i);
     this.i = from0;
     const node = draft(unset ? 'unset_command' : 'declaration_command', true, this.i, 0);
@@ -874,6 +884,12 @@ class Reader {
       if (only.type === 'word' && (isDigit(raw0) || (raw0 === Ch.Dash && isDigit(this.s.charCodeAt(start + 1))))) refuse();
       return only;
     }
+    // An unquoted `$NAME` after an expansion or a string, with more after it, ends the word early in tree-sitter-bash's
+    // reading (`:$x$x*`, `"a"$x--`): left to it.
+    for (let k = 1; k < pieces.length - 1; k++) {
+      const p = pieces[k]!;
+      if ((p.type === 'simple_expansion' || p.type === 'expansion') && pieces[k - 1]!.type !== 'word') refuse();
+    }
     // In a concatenation, a first piece that is all a number is a `number` (`-5$(a)`); any other piece that starts like
     // one is left to tree-sitter.
     for (let k = 0; k < pieces.length; k++) {
@@ -1011,15 +1027,18 @@ function materialize(d: Draft, parent: SyntaxNode | null): SyntaxNode {
 }
 
 /**
- * The syntax tree of `text` — exactly the text parseSource hands tree-sitter: a source plus one final newline — when
- * the source is a compound line of the subset; else undefined. Never throws.
+ * The syntax tree of `text` — exactly the text parseSource hands tree-sitter: a source plus one final newline, or a
+ * source with a here-string as written — when the source is a compound line of the subset; else undefined. Never
+ * throws.
  */
 export function readCompound(text: string): SyntaxNode | undefined {
-  const n = text.length - 1;
-  if (n <= 0 || n >= BOUNDED_LENGTH || text.charCodeAt(n) !== 0x0a) return undefined;
+  // parseSource hands tree-sitter a text with `<<` as written, without the newline (endedText): a here-string line.
+  const ended = text.charCodeAt(text.length - 1) === 0x0a;
+  const n = ended ? text.length - 1 : text.length;
+  if (n <= 0 || n >= BOUNDED_LENGTH || (!ended && !text.includes('<<<'))) return undefined;
   if (!plainAscii(text, n) || text.charCodeAt(0) === Ch.Space || text.charCodeAt(n - 1) === Ch.Space) return undefined;
   try {
-    const r = new Reader(text);
+    const r = new Reader(text, n);
     const program = draft('program', true, 0, text.length);
     r.sequence(program, 'top');
     if (r.i !== n) return undefined;
