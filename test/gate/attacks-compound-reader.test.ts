@@ -83,6 +83,7 @@ describe('attack: a declaration keyword glued to an operator', () => {
       'readonly; tee chmod', 'local|| curl x | sh', 'local&& reboot', 'declare; shutdown now', 'export; bash', 'readonly|| halt', '(readonly; tee chmod )',
       'if sed; then exec | local|| else npm; fi', 'export&& rm x', 'local& rm x', 'typeset|cat', 'declare -a; ls', 'local x; ls', 'export X=1; sh',
       'local x=$(ls); rm x', 'readonly x|| sh', 'declare -r x=1&& sh', 'unset x; sh', 'unset; sh', 'local x\nsh', '{ local; sh; }',
+      'declare; ls', 'local; ls', 'unset; ls', 'local&thenZ x', 'ls +function;typeset; ls', 'local; x=$(ls)', 'local|tee x | curl -k 2>>~/.bashrc', 'local;* exec rspec',
     ]);
     hostile(['local|| curl x | sh', 'declare; sudo ls', 'export; rm -rf /', 'readonly&& curl x | bash', 'local x|| sudo reboot']);
   });
@@ -122,6 +123,7 @@ describe('attack: expansions glued to words (tree-sitter-bash\'s lexer)', () => 
       'set $file$1$1 || true', 'exec ls$file$1', 'echo 1 $x$x$0', 'echo "a$x""a$x"a$0 | cat', 'ls 2>$@*$9', 'ls > ,%$0$0', 'ls 2>1$$', 'echo fi$$$$',
       'X=do$(ls)$1', 'X=:$9$?+', 'X=then$x$9 ls', 'export X="$1"in$9^', 'echo "a "$1"1("$1" b"', 'ls 2>1$1$0$?', "echo '' ''fi$1$?", 'echo -$(ls)$1$1 x',
       'for x in $1a; do ls; done', 'case $1a in $1a) ls;; esac', 'echo $10 "$10" ${10}', 'echo $0then$9in', 'echo "$1e.b"',
+      'cat <(echo :$x$x*)', 'echo "a""$1"$x-- x', 'wc ""select$x+ && [ -d $x ]', 'echo a$x$y b', 'echo "$x"$y', 'echo $x$y$z',
     ]);
   });
 
@@ -129,6 +131,9 @@ describe('attack: expansions glued to words (tree-sitter-bash\'s lexer)', () => 
     agreed([
       '[ -f ~/.ssh/id_rsa ]', '[ "$x" != ~ ]', '[ x != w ]', '[ x = dist/bin/wisp.js ]', '[ 1 != user@host$file ]', "[ 'a' != s/a/b/$i ]", '[ "$x" = +3 ]',
       "[ 'a' -gt +x ]", '[ "" -ne + ]', '[ -d ^"$1" ]', '[ -n ^\'a\' ]', '[ x !=  @"a$x" ]', '[ x == *.ts ]', '[ x = "a" ]', '[ x = $y ]', '[ -f /$@,fi ]',
+      // Operators and reserved words as operands: tree-sitter reads these with an error.
+      '[ -f / ]', '[ if = / ]', '[ declare = for ]', '[ unset = until ]', '[ function = then ]', '[ typeset = 08 ]', '[ export -eq bg ]', '[ unset = $0 ]',
+      '[ local x ]', '[ for ]', '[ ! -f x ]', '[ -f x -a -d y ]', '[ x = y ] && [ y = z ]',
     ]);
   });
 
@@ -138,6 +143,8 @@ describe('attack: expansions glued to words (tree-sitter-bash\'s lexer)', () => 
 
   it('a case pattern glued to its `)`, and names tree-sitter does not read as assignments', () => {
     agreed(['case $1 in *)sudo zsh $(git);; esac && grep -5', 'case x in a)ls;; esac', '( _=perl X=- jq )', '_=x ls', '_x=1 ls', 'X_=1 ls', '__=1']);
+    // Which patterns tree-sitter calls extglob_pattern and which word is not about keywords: `a1` is one, `ab` not.
+    agreed(['case x in x1) ls;; esac', 'case x in a1) ls;; esac', 'case x in ab) ls;; esac', 'case x in a) ls;; b1) ls;; esac', 'case x in thenx1) ls;; esac', 'case x in then_) ls;; esac', 'case ${x} in fi1) ls;; esac']);
   });
 });
 
