@@ -241,6 +241,17 @@ describe('attack: operators and constructs next to the subset', () => {
   });
 });
 
+describe('attack: long and deep lines', () => {
+  it('over the bounded length (ADR 0019), deeply nested, or past the part limit: read as tree-sitter reads them', () => {
+    agreed([
+      'for x in a; do ls; done; '.repeat(45), '{ ls; }; '.repeat(150), '( '.repeat(70) + 'ls' + ' )'.repeat(70), '( '.repeat(40) + 'ls' + ' )'.repeat(40),
+      'a | b > o; '.repeat(100), 'if true; then ls; fi; '.repeat(30), '{ '.repeat(200) + 'ls; ' + '}; '.repeat(200), '{ a|b >o; }; '.repeat(80),
+      'echo $(echo $(echo $(echo $(echo $(echo $(echo $(echo $(echo $(echo $(ls))))))))))', 'X=$(X=$(X=$(X=$(X=$(X=$(ls))))))',
+      'for x in ' + 'a '.repeat(500) + '; do ls; done',
+    ]);
+  });
+});
+
 describe('attack: characters outside ASCII and control characters', () => {
   it('unicode blanks and look-alike letters around keywords', () => {
     agreed([
