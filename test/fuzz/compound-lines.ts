@@ -513,6 +513,8 @@ const TOKEN_CONTEXTS = [
   // The token as a command, in every place a command stands.
   'for x in a; do T; done', 'if T; then ls; fi', 'if ls; then T; fi', 'if ls; then ls; else T; fi', 'while T; do ls; done', 'case x in a) T;; esac', '{ T; }',
   '( T )', 'T && ls', 'ls && T', 'ls | T', 'T | ls', '! T', 'T &', 'T; ls', 'ls; T', 'T\nls', 'echo $(T)', 'X=$(T)', 'T x | cat', 'T x; ls',
+  // Here-strings (the text is then read as written, without the final newline).
+  'cat <<< T', 'cat <<<T', 'for x in a; do cat <<< T; done', 'read x <<< T; ls', 'grep x <<< "T"', 'cat <<< T | sh',
 ];
 
 /** One token of one to four pieces, in one of the contexts. The lexical near misses: `$1a`, `a$x$1`, `*)x`, `~/x` in a test. */
