@@ -104,6 +104,9 @@ function isDelimiter(c: number): boolean {
 /** tree-sitter-bash's number token (`-5`, `08`, `0x10`): a word that is all of it is a `number` node. */
 const NUMBER = /^-?(?:0x[0-9]+|[0-9]+)$/;
 
+/** The first letters of the reserved words and declarations the reader takes at a command's start. */
+const KEYWORD_STARTS = 'cdefilrtuw';
+
 /** A case pattern tree-sitter-bash reads as a plain word. */
 const CASE_WORD = /^[A-Za-z]+(?:[.-][A-Za-z]+)*$/;
 
@@ -323,10 +326,12 @@ class Reader {
   /** One command, compound or simple, with the redirections written after it (not yet placed). */
   command(): { node: Draft; redirects: ((body: Draft) => Draft) | undefined } {
     const c = this.at();
-    if (this.reserved('export') || this.reserved('local') || this.reserved('declare') || this.reserved('readonly') || this.reserved('typeset') || this.reserved('unset')) {
+    // Most commands start with no reserved word: one look at the first character settles it.
+    const keyword = c >= 0x61 && c <= 0x7a && KEYWORD_STARTS.includes(String.fromCharCode(c));
+    if (keyword && (this.reserved('export') || this.reserved('local') || this.reserved('declare') || this.reserved('readonly') || this.reserved('typeset') || this.reserved('unset'))) {
       return { node: this.declaration(), redirects: undefined };
     }
-    if (!(c === Ch.OpenParen || c === Ch.OpenBrace || c === Ch.OpenBracket || c === Ch.Bang || this.reserved('for') || this.reserved('while') || this.reserved('until') || this.reserved('if') || this.reserved('case'))) {
+    if (!(c === Ch.OpenParen || c === Ch.OpenBrace || c === Ch.OpenBracket || c === Ch.Bang || (keyword && (this.reserved('for') || this.reserved('while') || this.reserved('until') || this.reserved('if') || this.reserved('case'))))) {
       return this.simple();
     }
     this.depth++;
