@@ -521,8 +521,10 @@ class Reader {
     const w = this.word(false);
     if (w.type === 'concatenation') refuse();
     if (w.type === 'word' || w.type === 'number') {
-      // `[ -f / ]`: a lone `/` is an arithmetic operator to tree-sitter-bash. An operand needs a letter or digit.
-      if (!/[A-Za-z0-9]/.test(this.s.slice(start, this.i))) refuse();
+      // `[ -f / ]`: a lone `/` is an arithmetic operator to tree-sitter-bash. An operand needs a letter or digit, and
+      // a reserved word or declaration there (`[ declare = x ]`) makes an error tree.
+      const text = this.s.slice(start, this.i);
+      if (!/[A-Za-z0-9]/.test(text) || NOT_PLAIN_NAME.has(text)) refuse();
       for (let k = start; k < this.i; k++) {
         const q = this.s.charCodeAt(k);
         if (!(isNameRest(q) || q === 0x2e || q === 0x2f || q === Ch.Dash || q === Ch.At || q === 0x2c || q === 0x3a)) refuse();
@@ -891,9 +893,12 @@ class Reader {
     }
     // An unquoted `$NAME` after an expansion or a string, with more after it, ends the word early in tree-sitter-bash's
     // reading (`:$x$x*`, `"a"$x--`): left to it.
-    for (let k = 1; k < pieces.length - 1; k++) {
+    // So is one in the middle after any such piece (`""select$x+`).
+    let quotedBefore = false;
+    for (let k = 0; k < pieces.length - 1; k++) {
       const p = pieces[k]!;
-      if ((p.type === 'simple_expansion' || p.type === 'expansion') && pieces[k - 1]!.type !== 'word') refuse();
+      if (k > 0 && (p.type === 'simple_expansion' || p.type === 'expansion') && (quotedBefore || pieces[k - 1]!.type !== 'word')) refuse();
+      if (p.type !== 'word') quotedBefore = true;
     }
     // In a concatenation, a first piece that is all a number is a `number` (`-5$(a)`); any other piece that starts like
     // one is left to tree-sitter.
