@@ -104,6 +104,9 @@ function isDelimiter(c: number): boolean {
 /** tree-sitter-bash's number token (`-5`, `08`, `0x10`): a word that is all of it is a `number` node. */
 const NUMBER = /^-?(?:0x[0-9]+|[0-9]+)$/;
 
+/** The first letters of the reserved words and declarations the reader takes at a command's start. */
+const KEYWORD_STARTS = 'cdefilrtuw';
+
 /** A case pattern tree-sitter-bash reads as a plain word. */
 const CASE_WORD = /^[A-Za-z]+(?:[.-][A-Za-z]+)*$/;
 
@@ -323,10 +326,12 @@ class Reader {
   /** One command, compound or simple, with the redirections written after it (not yet placed). */
   command(): { node: Draft; redirects: ((body: Draft) => Draft) | undefined } {
     const c = this.at();
-    if (this.reserved('export') || this.reserved('local') || this.reserved('declare') || this.reserved('readonly') || this.reserved('typeset') || this.reserved('unset')) {
+    // Most commands start with no reserved word: one look at the first character settles it.
+    const keyword = c >= 0x61 && c <= 0x7a && KEYWORD_STARTS.includes(String.fromCharCode(c));
+    if (keyword && (this.reserved('export') || this.reserved('local') || this.reserved('declare') || this.reserved('readonly') || this.reserved('typeset') || this.reserved('unset'))) {
       return { node: this.declaration(), redirects: undefined };
     }
-    if (!(c === Ch.OpenParen || c === Ch.OpenBrace || c === Ch.OpenBracket || c === Ch.Bang || this.reserved('for') || this.reserved('while') || this.reserved('until') || this.reserved('if') || this.reserved('case'))) {
+    if (!(c === Ch.OpenParen || c === Ch.OpenBrace || c === Ch.OpenBracket || c === Ch.Bang || (keyword && (this.reserved('for') || this.reserved('while') || this.reserved('until') || this.reserved('if') || this.reserved('case'))))) {
       return this.simple();
     }
     this.depth++;
@@ -516,8 +521,10 @@ class Reader {
     const w = this.word(false);
     if (w.type === 'concatenation') refuse();
     if (w.type === 'word' || w.type === 'number') {
-      // `[ -f / ]`: a lone `/` is an arithmetic operator to tree-sitter-bash. An operand needs a letter or digit.
-      if (!/[A-Za-z0-9]/.test(this.s.slice(start, this.i))) refuse();
+      // `[ -f / ]`: a lone `/` is an arithmetic operator to tree-sitter-bash. An operand needs a letter or digit, and
+      // a reserved word or declaration there (`[ declare = x ]`) makes an error tree.
+      const text = this.s.slice(start, this.i);
+      if (!/[A-Za-z0-9]/.test(text) || NOT_PLAIN_NAME.has(text)) refuse();
       for (let k = start; k < this.i; k++) {
         const q = this.s.charCodeAt(k);
         if (!(isNameRest(q) || q === 0x2e || q === 0x2f || q === Ch.Dash || q === Ch.At || q === 0x2c || q === 0x3a)) refuse();
@@ -886,9 +893,12 @@ class Reader {
     }
     // An unquoted `$NAME` after an expansion or a string, with more after it, ends the word early in tree-sitter-bash's
     // reading (`:$x$x*`, `"a"$x--`): left to it.
-    for (let k = 1; k < pieces.length - 1; k++) {
+    // So is one in the middle after any such piece (`""select$x+`).
+    let quotedBefore = false;
+    for (let k = 0; k < pieces.length - 1; k++) {
       const p = pieces[k]!;
-      if ((p.type === 'simple_expansion' || p.type === 'expansion') && pieces[k - 1]!.type !== 'word') refuse();
+      if (k > 0 && (p.type === 'simple_expansion' || p.type === 'expansion') && (quotedBefore || pieces[k - 1]!.type !== 'word')) refuse();
+      if (p.type !== 'word') quotedBefore = true;
     }
     // In a concatenation, a first piece that is all a number is a `number` (`-5$(a)`); any other piece that starts like
     // one is left to tree-sitter.
