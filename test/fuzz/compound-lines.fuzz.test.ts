@@ -17,6 +17,7 @@ import {
   sameTree,
   showMismatch,
   treeSitterTree,
+  wordTokensAgree,
 } from './compound-lines.js';
 
 const LINES = Number(process.env.WISP_COMPOUND_LINES ?? '3000');
@@ -196,6 +197,13 @@ describe('the compound-line reader', () => {
     console.log(`compound-line reader: took ${taken} of ${LINES} generated lines, all equal to tree-sitter's trees`);
     // Non-vacuity: a good share of the generated lines is taken (once the reader exists).
     expect(taken).toBeGreaterThan(LINES / 20);
+  });
+
+  it('gives tree-sitter\'s tree for every token of one or two lexer-special pieces in eight word positions', () => {
+    const { taken, total, mismatches } = wordTokensAgree({ contexts: 8 });
+    expect(mismatches.map(showMismatch)).toEqual([]);
+    console.log(`compound-line reader: took ${taken} of ${total} token lines, all equal`);
+    expect(taken).toBeGreaterThan(total / 10);
   });
 
   it('gives the tree-sitter-only parse and analysis for the lines it takes', () => {

@@ -529,6 +529,56 @@ function token(r: R): string {
   return t;
 }
 
+/** The pieces of the exhaustive token check: what tree-sitter-bash's lexer treats specially, and plain words. */
+export const WORD_PIECES: readonly string[] = [
+  '$', '$1', '$0', '$x', '$_', '${x}', '$?', '$#', '$$', '$@', 'a', 'x1', 'Z', '1', '0', '08', '-', '+', '=', '@', '%', '^', '~', '*', '?', ',', '.', '/',
+  ':', '"a"', "'a'", '""', "''", '{', '}', '[', ']', '!', '$(ls)', '"$1"', '"$x"', '_', 'do', 'in', 'fi', 'esac', 'then', 'local', 'for', 'if', '<(ls)',
+  '#', '\\', '(', ')', '&', '|', ';', '<', '>', 'ab', '-f', '==', '!=', '-eq', '-a', 'a-b',
+];
+
+/** The positions of the exhaustive token check (`T`): arguments, test operands, patterns, values, targets, commands. */
+export const WORD_CONTEXTS: readonly string[] = [
+  'echo T', '[ T = x ]', 'case x in T) ls;; esac', 'X=T ls', 'echo "T"', 'ls > T', 'local T', 'T; ls', 'T', '[ T ]', '[ -f T ]', '[ x = T ]', '[ x -eq T ]',
+  'case T in a) ls;; esac', 'for x in T; do ls; done', 'X=T', 'echo $(echo T)', 'export X=T', 'cat <<< T', 'if T; then ls; fi', '{ T; }', '( T )', 'ls | T',
+];
+
+/**
+ * The token check: every token of one or two of WORD_PIECES in each of the first `contexts` WORD_CONTEXTS, then
+ * `random` tokens of three or four pieces in random contexts. Returns how many lines the reader took and the first
+ * line of each kind of difference (at most `most`).
+ */
+export function wordTokensAgree(options: { contexts?: number; random?: number; seed?: number; most?: number } = {}): { taken: number; total: number; mismatches: Mismatch[] } {
+  const contexts = WORD_CONTEXTS.slice(0, options.contexts ?? WORD_CONTEXTS.length);
+  const most = options.most ?? 20;
+  const mismatches: Mismatch[] = [];
+  const seen = new Set<string>();
+  let taken = 0;
+  let total = 0;
+  const check = (line: string): void => {
+    total++;
+    const text = endedText(line);
+    const { taken: yes, difference } = compareText(text);
+    if (yes) taken++;
+    if (difference === undefined) return;
+    // One line per kind of difference: the same shape in other tokens adds nothing.
+    const kind = difference.replace(/\[\d+,\d+\]/g, '');
+    if (seen.has(kind) || mismatches.length >= most) return;
+    seen.add(kind);
+    mismatches.push({ line, text, difference });
+  };
+  for (const context of contexts) {
+    for (const a of WORD_PIECES) for (const b of ['', ...WORD_PIECES]) check(context.replace('T', a + b));
+  }
+  const r = prng(options.seed ?? 1);
+  for (let i = 0; i < (options.random ?? 0); i++) {
+    const n = 3 + Math.floor(r() * 2);
+    let t = '';
+    for (let j = 0; j < n; j++) t += pick<string>(r, WORD_PIECES);
+    check(pick<string>(r, WORD_CONTEXTS).replace('T', t));
+  }
+  return { taken, total, mismatches };
+}
+
 /**
  * One generated line: a list whose commands are compound often (nested up to three deep), sometimes with blanks
  * around it; half the lines made of everyday pieces only (see `tame`), and about half one edit away from what was

@@ -124,6 +124,8 @@ describe('attack: expansions glued to words (tree-sitter-bash\'s lexer)', () => 
       'X=do$(ls)$1', 'X=:$9$?+', 'X=then$x$9 ls', 'export X="$1"in$9^', 'echo "a "$1"1("$1" b"', 'ls 2>1$1$0$?', "echo '' ''fi$1$?", 'echo -$(ls)$1$1 x',
       'for x in $1a; do ls; done', 'case $1a in $1a) ls;; esac', 'echo $10 "$10" ${10}', 'echo $0then$9in', 'echo "$1e.b"',
       'cat <(echo :$x$x*)', 'echo "a""$1"$x-- x', 'wc ""select$x+ && [ -d $x ]', 'echo a$x$y b', 'echo "$x"$y', 'echo $x$y$z',
+      'echo $(ls)ab$x-b', 'echo ${x}if$x^', 'echo ""if$a-b', 'echo "$x"*$x?', "cat <<< ''if$a-b", 'ls > ${x}if$x^', 'X=${x}==$x^ ls', 'export X=$(ls)x1$x/',
+      'for x in "$x"*$x?; do ls; done', 'echo $(echo "$x"esac$_a-b)', 'X="a":$x+', 'echo ab$x-b', 'local _=,', 'case then"$x"$in in a) ls;; esac',
     ]);
   });
 
@@ -133,7 +135,7 @@ describe('attack: expansions glued to words (tree-sitter-bash\'s lexer)', () => 
       "[ 'a' -gt +x ]", '[ "" -ne + ]', '[ -d ^"$1" ]', '[ -n ^\'a\' ]', '[ x !=  @"a$x" ]', '[ x == *.ts ]', '[ x = "a" ]', '[ x = $y ]', '[ -f /$@,fi ]',
       // Operators and reserved words as operands: tree-sitter reads these with an error.
       '[ -f / ]', '[ if = / ]', '[ declare = for ]', '[ unset = until ]', '[ function = then ]', '[ typeset = 08 ]', '[ export -eq bg ]', '[ unset = $0 ]',
-      '[ local x ]', '[ for ]', '[ ! -f x ]', '[ -f x -a -d y ]', '[ x = y ] && [ y = z ]',
+      '[ local x ]', '[ for ]', '[ ! -f x ]', '[ -f x -a -d y ]', '[ x = y ] && [ y = z ]', '[ a@ = x ]', '[ esacthenthen@ = x ]',
     ]);
   });
 
@@ -144,7 +146,7 @@ describe('attack: expansions glued to words (tree-sitter-bash\'s lexer)', () => 
   it('a case pattern glued to its `)`, and names tree-sitter does not read as assignments', () => {
     agreed(['case $1 in *)sudo zsh $(git);; esac && grep -5', 'case x in a)ls;; esac', '( _=perl X=- jq )', '_=x ls', '_x=1 ls', 'X_=1 ls', '__=1']);
     // Which patterns tree-sitter calls extglob_pattern and which word is not about keywords: `a1` is one, `ab` not.
-    agreed(['case x in x1) ls;; esac', 'case x in a1) ls;; esac', 'case x in ab) ls;; esac', 'case x in a) ls;; b1) ls;; esac', 'case x in thenx1) ls;; esac', 'case x in then_) ls;; esac', 'case ${x} in fi1) ls;; esac']);
+    agreed(['case x in x1) ls;; esac', 'case x in a1) ls;; esac', 'case x in ab) ls;; esac', 'case x in a) ls;; b1) ls;; esac', 'case x in thenx1) ls;; esac', 'case x in then_) ls;; esac', 'case ${x} in fi1) ls;; esac', 'case x in then-doneunset) ls;; esac', 'case x in aa-b) ls;; esac', 'case x in ZZ-eq) ls;; esac', 'case x in a-b) ls;; esac', 'case x in ab-) ls;; esac']);
   });
 });
 

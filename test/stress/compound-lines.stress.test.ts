@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initParser } from '../../src/gate/parse.js';
 import { benchCorpus, goldenLines } from '../gate/golden/lines.js';
-import { compareText, compoundLinesAgree, endedText, sameAsTreeSitter, showMismatch } from '../fuzz/compound-lines.js';
+import { compareText, compoundLinesAgree, endedText, sameAsTreeSitter, showMismatch, wordTokensAgree } from '../fuzz/compound-lines.js';
 
 const LINES = Number(process.env.WISP_COMPOUND_LINES ?? '400000');
 const SEEDS = [91001, 91002, 91003, 91004];
@@ -27,6 +27,13 @@ describe(`the compound-line reader agrees with tree-sitter, ${LINES} generated l
     const { taken, total, mismatches } = compoundLinesAgree(100_000, 91010, { reading: true, from: benchCorpus() });
     expect(mismatches.map(showMismatch)).toEqual([]);
     console.log(`compound-line reader, corpus edits: took ${taken} of ${total} lines, all agreed`);
+    expect(taken).toBeGreaterThan(total / 20);
+  }, 3_600_000);
+
+  it('every token of one or two lexer-special pieces in every word position, and 1,500,000 of three or four', () => {
+    const { taken, total, mismatches } = wordTokensAgree({ random: 1_500_000, seed: 91020 });
+    expect(mismatches.map(showMismatch)).toEqual([]);
+    console.log(`compound-line reader, tokens: took ${taken} of ${total} lines, all agreed`);
     expect(taken).toBeGreaterThan(total / 20);
   }, 3_600_000);
 
