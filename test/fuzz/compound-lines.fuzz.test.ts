@@ -12,7 +12,6 @@ import {
   compoundLinesAgree,
   compoundishLine,
   endedText,
-  readCompound,
   sameAsTreeSitter,
   sameTree,
   showMismatch,
@@ -206,18 +205,10 @@ describe('the compound-line reader', () => {
     expect(taken).toBeGreaterThan(total / 10);
   });
 
-  it('gives the tree-sitter-only parse and analysis for the lines it takes', () => {
-    const r = prng(9120);
-    const differ: string[] = [];
-    let taken = 0;
-    for (let i = 0; i < 600; i++) {
-      const line = compoundishLine(r);
-      if (readCompound(endedText(line)) === undefined) continue;
-      taken++;
-      if (!sameAsTreeSitter(line)) differ.push(line);
-    }
-    expect(differ).toEqual([]);
-    expect(taken).toBeGreaterThan(30);
+  it('gives the tree-sitter-only parse and analysis for the lines it takes, and for the bodies they hand a shell', () => {
+    const { taken, mismatches } = compoundLinesAgree(800, 9120, { reading: true });
+    expect(mismatches.map(showMismatch)).toEqual([]);
+    expect(taken).toBeGreaterThan(40);
   });
 
   it('gives tree-sitter\'s tree for every bench corpus line it takes', () => {
