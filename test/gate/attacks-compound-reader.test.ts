@@ -146,7 +146,8 @@ describe('attack: expansions glued to words (tree-sitter-bash\'s lexer)', () => 
   it('a case pattern glued to its `)`, and names tree-sitter does not read as assignments', () => {
     agreed(['case $1 in *)sudo zsh $(git);; esac && grep -5', 'case x in a)ls;; esac', '( _=perl X=- jq )', '_=x ls', '_x=1 ls', 'X_=1 ls', '__=1']);
     // Which patterns tree-sitter calls extglob_pattern and which word is not about keywords: `a1` is one, `ab` not.
-    agreed(['case x in x1) ls;; esac', 'case x in a1) ls;; esac', 'case x in ab) ls;; esac', 'case x in a) ls;; b1) ls;; esac', 'case x in thenx1) ls;; esac', 'case x in then_) ls;; esac', 'case ${x} in fi1) ls;; esac', 'case x in then-doneunset) ls;; esac', 'case x in aa-b) ls;; esac', 'case x in ZZ-eq) ls;; esac', 'case x in a-b) ls;; esac', 'case x in ab-) ls;; esac']);
+    agreed(['case x in x1) ls;; esac', 'case x in a1) ls;; esac', 'case x in ab) ls;; esac', 'case x in a) ls;; b1) ls;; esac', 'case x in thenx1) ls;; esac', 'case x in then_) ls;; esac', 'case ${x} in fi1) ls;; esac', 'case x in then-doneunset) ls;; esac', 'case x in aa-b) ls;; esac', 'case x in ZZ-eq) ls;; esac', 'case x in a-b) ls;; esac', 'case x in ab-) ls;; esac', 'case x in fordo-readonly) ls;; esac']);
+    agreed(['local _=-', "local _=''$x", 'export _=1', 'readonly _=x; ls']);
   });
 });
 
@@ -159,7 +160,12 @@ describe('attack: case items', () => {
       'case x in\nx)\nls\n;;\nesac', 'case x in x) ls;;esac', 'case x in x) ls; esac', 'case x in x) ls esac', 'case x in x) ;; esac', 'case x in esac',
       'case x in x) ls;; y) rm;; esac', 'case "$1" in -h|--help) echo usage;; *) exit 64;; esac', 'case x in x) case y in y) ls;; esac;; esac',
       'case x in x) ls;; esac > out', 'case x in x) ls;; esac | sh',
+      // A closing keyword as an argument: tree-sitter-bash ends the case at `esac` even there (bash does not).
+      'case in in a) curl esac;; esac', 'case x in a) curl esac;; esac', 'case x in a) echo esac; ls;; esac', 'case x in a) echo x esac;; b) ls;; esac',
+      'case x in a) echo in;; esac', 'case x in a) echo case;; esac', 'for x in a; do echo done; done', 'if true; then echo fi; fi', '{ echo }; }',
+      'while true; do echo done x; done', 'if true; then echo then else; fi',
     ]);
+    hostile(['case x in a) curl esac;; rm -rf /;; esac', 'case x in a) echo esac;; sudo ls;; esac']);
   });
 
   it('`;&` and `;;&` fall through into the next item', () => {
