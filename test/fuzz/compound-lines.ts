@@ -540,6 +540,9 @@ export const WORD_PIECES: readonly string[] = [
 export const WORD_CONTEXTS: readonly string[] = [
   'echo T', '[ T = x ]', 'case x in T) ls;; esac', 'X=T ls', 'echo "T"', 'ls > T', 'local T', 'T; ls', 'T', '[ T ]', '[ -f T ]', '[ x = T ]', '[ x -eq T ]',
   'case T in a) ls;; esac', 'for x in T; do ls; done', 'X=T', 'echo $(echo T)', 'export X=T', 'cat <<< T', 'if T; then ls; fi', '{ T; }', '( T )', 'ls | T',
+  // An argument just before a closing keyword (tree-sitter ends a case at an `esac` argument).
+  'if ls T; then ls; fi', 'while ls T; do ls; done', 'case x in a) ls T;; esac', '{ ls T; }', 'for x in a; do ls T; done', 'if true; then ls; else ls T; fi',
+  '( ls T )', 'echo $(ls T)', 'case x in a) ls;; b) ls T;; esac',
 ];
 
 /**
