@@ -474,9 +474,12 @@ class Reader {
 
   /** `[ -X operand ]` or `[ left OP right ]`. */
   test(): Draft {
-    if (this.at(1) !== Ch.Space) refuse();
+    // `[[ … ]]` has the same tree with its own brackets; its `=` takes a pattern, so only a quoted or expanded right
+    // side is taken there.
+    const double = this.at(1) === Ch.OpenBracket;
+    if (this.at(double ? 2 : 1) !== Ch.Space) refuse();
     const node = draft('test_command', true, this.i, 0);
-    this.token(node, '[');
+    this.token(node, double ? '[[' : '[');
     if (this.at() === Ch.Dash && this.at(1) >= 0x61 && this.at(1) <= 0x7a && this.at(2) === Ch.Space) {
       const expr = draft('unary_expression', true, this.i, 0);
       add(expr, draft('test_operator', true, this.i, this.i + 2));
@@ -497,14 +500,14 @@ class Reader {
       else if (TEST_BINARY.has(op)) add(expr, draft('test_operator', true, from, this.i));
       else refuse();
       this.blanks();
-      const right = this.testOperand(op === '!=');
+      const right = this.testOperand(op === '!=' || (double && op === '='));
       add(expr, right);
       expr.end = right.end;
       add(node, expr);
     }
-    if (this.at() !== Ch.CloseBracket) refuse();
-    node.end = this.i + 1;
-    this.token(node, ']');
+    if (this.at() !== Ch.CloseBracket || (double && this.at(1) !== Ch.CloseBracket)) refuse();
+    node.end = this.i + (double ? 2 : 1);
+    this.token(node, double ? ']]' : ']');
     this.afterCompound();
     return node;
   }
@@ -941,8 +944,16 @@ class Reader {
         stretch = this.i;
         continue;
       }
-      // Inside "…", backticks, backslashes and `!` mean something: left to tree-sitter.
-      if (c === Ch.Backtick || c === Ch.Backslash || c === Ch.Bang) refuse();
+      // Inside "…", backticks and `!` mean something: left to tree-sitter. A backslash and the character after it are
+      // part of the string's content to tree-sitter-bash (`"%s\n"`, `"\$PATH"`).
+      if (c === Ch.Backtick || c === Ch.Bang) refuse();
+      if (c === Ch.Backslash) {
+        // Only before a letter, a digit, `$`, `"` or a backslash (tree-sitter-bash drops the content of `"\ "`).
+        const e = this.i + 1 < this.n ? this.s.charCodeAt(this.i + 1) : -1;
+        if (!(isNameRest(e) || e === Ch.Dollar || e === Ch.DoubleQuote || e === Ch.Backslash)) refuse();
+        this.i += 2;
+        continue;
+      }
       this.i++;
     }
     node.end = this.i;
@@ -1013,11 +1024,14 @@ function isBlankOrStart(c: number): boolean {
   return c === Ch.Space || c === Ch.Semicolon || c === Ch.Amp || c === Ch.Pipe || c === Ch.OpenParen || c === Ch.Less || c === Ch.Greater;
 }
 
-/** Characters the reader never takes anywhere: backslash, backtick, `#`, control and non-ASCII characters. */
+/**
+ * Characters the reader never takes anywhere: backtick, `#`, control and non-ASCII characters. (A backslash only in
+ * "…" and '…': the readers of words refuse it anywhere else.)
+ */
 function plainAscii(s: string, n: number): boolean {
   for (let k = 0; k < n; k++) {
     const c = s.charCodeAt(k);
-    if (c < 0x20 || c > 0x7e || c === Ch.Backslash || c === Ch.Backtick || c === Ch.Hash) return false;
+    if (c < 0x20 || c > 0x7e || c === Ch.Backtick || c === Ch.Hash) return false;
   }
   return true;
 }
