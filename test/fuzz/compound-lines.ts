@@ -513,6 +513,7 @@ const TOKEN_CONTEXTS = [
   // The token as a command, in every place a command stands.
   'for x in a; do T; done', 'if T; then ls; fi', 'if ls; then T; fi', 'if ls; then ls; else T; fi', 'while T; do ls; done', 'case x in a) T;; esac', '{ T; }',
   '( T )', 'T && ls', 'ls && T', 'ls | T', 'T | ls', '! T', 'T &', 'T; ls', 'ls; T', 'T\nls', 'echo $(T)', 'X=$(T)', 'T x | cat', 'T x; ls',
+  '[[ T ]]', '[[ -f T ]]', '[[ x = T ]]', '[[ x == T ]] && ls', '[[ x =~ T ]]', '[[ T || x ]]', 'echo "a\\T"', 'echo "T\\"',
   // Here-strings (the text is then read as written, without the final newline).
   'cat <<< T', 'cat <<<T', 'for x in a; do cat <<< T; done', 'read x <<< T; ls', 'grep x <<< "T"', 'cat <<< T | sh',
 ];
@@ -534,6 +535,8 @@ export const WORD_PIECES: readonly string[] = [
   '$', '$1', '$0', '$x', '$_', '${x}', '$?', '$#', '$$', '$@', 'a', 'x1', 'Z', '1', '0', '08', '-', '+', '=', '@', '%', '^', '~', '*', '?', ',', '.', '/',
   ':', '"a"', "'a'", '""', "''", '{', '}', '[', ']', '!', '$(ls)', '"$1"', '"$x"', '_', 'do', 'in', 'fi', 'esac', 'then', 'local', 'for', 'if', '<(ls)',
   '#', '\\', '(', ')', '&', '|', ';', '<', '>', 'ab', '-f', '==', '!=', '-eq', '-a', 'a-b',
+  // Backslashes inside "…" (the reader takes some), and [[ … ]]'s own operators.
+  '"a\\$x"', '"\\\\"', '"\\""', '"a\\b"', '"\\n"', '"\\`"', '"\\1"', '"$x\\"', '&&', '||', '=~', '-n', '<', '(x)',
 ];
 
 /** The positions of the exhaustive token check (`T`): arguments, test operands, patterns, values, targets, commands. */
@@ -543,6 +546,8 @@ export const WORD_CONTEXTS: readonly string[] = [
   // An argument just before a closing keyword (tree-sitter ends a case at an `esac` argument).
   'if ls T; then ls; fi', 'while ls T; do ls; done', 'case x in a) ls T;; esac', '{ ls T; }', 'for x in a; do ls T; done', 'if true; then ls; else ls T; fi',
   '( ls T )', 'echo $(ls T)', 'case x in a) ls;; b) ls T;; esac',
+  // [[ … ]]: operands, patterns after = and ==, regexes after =~, && and || inside.
+  '[[ T ]]', '[[ -f T ]]', '[[ T = x ]]', '[[ x = T ]]', '[[ x == T ]]', '[[ x != T ]]', '[[ x =~ T ]]', '[[ T && x ]]', '[[ x -eq T ]]', 'if [[ T ]]; then ls; fi',
 ];
 
 /**

@@ -139,6 +139,17 @@ describe('attack: expansions glued to words (tree-sitter-bash\'s lexer)', () => 
     ]);
   });
 
+  it('[[ … ]]: what tree-sitter reads as a regex, a pattern or an expansion after = and ==', () => {
+    agreed([
+      '[[ x = ${x} ]]', '[[ x = $? ]]', '[[ x = $@ ]]', '[[ x = $x ]]', '[[ x = "$x" ]]', '[[ $x == $y ]]', '[[ x == a* ]]', '[[ x =~ ^a.*$ ]]', '[[ x = a ]]',
+      '[[ -f x && -d y ]]', '[[ x || y ]]', '[[ ! -f x ]]', '[[ ( x ) ]]', '[[ x < y ]]', '[[ -n "$x" ]]', '[[ x == "a"* ]]', '[[ $(id) = root ]] && sudo ls',
+    ]);
+  });
+
+  it('backslashes inside double quotes', () => {
+    agreed(['echo "a\\$x"', 'echo "\\\\"', 'echo "\\""', 'echo "a\\b"', 'echo "\\n"', 'echo "\\`id`"', 'echo "$x\\"', 'X="\\$(id)"', 'for x in "\\$y"; do ls; done']);
+  });
+
   it('a redirection after a pipeline of three stages, in ( … ), $(…) and <(…)', () => {
     agreed(['( a | b | c < in )', 'x | ( a | b | c < 2 ) | git', 'echo $(a | b | c >&2)', 'cat <(a | b | c < in.txt)', '{ a | b | c > o; }', '( a | b < 2 )']);
   });
