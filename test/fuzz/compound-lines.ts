@@ -197,7 +197,7 @@ function word(r: R, depth: number): string {
 /** `'…'`, `"…"` with expansions and `$(…)` inside, `$'…'`, `$"…"`, and a stray quote now and then. */
 function quoted(r: R, depth: number): string {
   if (tame) {
-    const text = pick<string>(r, ['a b', 'x', '', '*.ts', 'hello world', '-', 'a=b', '1']);
+    const text = pick<string>(r, ['a b', 'x', '', '*.ts', 'hello world', '-', 'a=b', '1', 'a\\$x', 'say \\"hi\\"', 'C:\\\\x']);
     const roll = r();
     if (roll < 0.4) return "'" + text + "'";
     if (roll < 0.75) return '"' + text + '"';
@@ -423,7 +423,8 @@ function testCommand(r: R, depth: number): string {
   const bin = pick<string>(r, ['=', '==', '!=', '-eq', '-lt', '-gt', '-ne', '<', '>', '=~', '-a', '-o']);
   const inside = roll < 0.4 ? `${op} ${a}` : roll < 0.8 || tame ? `${a} ${bin} ${word(r, depth)}` : words(r, depth);
   const form = r();
-  if (form < 0.6 || tame) return `[ ${inside} ]`;
+  if (form < 0.6 || (tame && form < 0.85)) return `[ ${inside} ]`;
+  if (tame) return `[[ ${inside} ]]`;
   if (form < 0.75) return `test ${inside}`;
   if (form < 0.88) return `[[ ${inside} ]]`;
   return pick<string>(r, [`[${inside} ]`, `[ ${inside}]`, `[ ${inside}`, `[ ]`, `[]`, `[ ${inside} ] ]`, `[[ ${inside} ]`, `! [ ${inside} ]`]);
