@@ -107,6 +107,14 @@ const NUMBER = /^-?(?:0x[0-9]+|[0-9]+)$/;
 /** The first letters of the reserved words and declarations the reader takes at a command's start. */
 const KEYWORD_STARTS = 'cdefilrtuw';
 
+/** The operators of `${NAME<op>WORD}` the reader takes, longest first. */
+const EXPANSION_OPERATORS = ['%%', '##', ':-', ':=', ':+', '%', '#', '-'];
+
+/** Characters of the word or pattern in `${NAME<op>…}`: letters, digits, `_./-*`. */
+function isExpansionWordChar(c: number): boolean {
+  return isNameRest(c) || c === 0x2e || c === 0x2f || c === Ch.Dash || c === Ch.Star;
+}
+
 /** A case pattern tree-sitter-bash reads as a plain word. */
 const CASE_WORD = /^[A-Za-z]+(?:[.-][A-Za-z]+)*$/;
 
@@ -114,7 +122,7 @@ const CASE_WORD = /^[A-Za-z]+(?:[.-][A-Za-z]+)*$/;
 const TEST_BINARY = new Set(['-eq', '-ne', '-lt', '-le', '-gt', '-ge', '-nt', '-ot', '-ef']);
 
 /** Where a sequence of statements ends: the reserved word (or character) that closes it. */
-type Stop = 'done' | 'fi' | 'else-fi' | '}' | ')' | 'esac-item' | 'top';
+type Stop = 'done' | 'fi' | 'else-fi' | '}' | ')' | '`' | 'esac-item' | 'top';
 
 function draft(type: string, named: boolean, start: number, end: number): Draft {
   return { type, named, start, end, kids: [], fields: [] };
@@ -136,6 +144,8 @@ class Reader {
   i = 0;
   /** How many compound commands, substitutions and groups enclose the statement being read. */
   depth = 0;
+  /** Inside `…`: no backtick may appear in any quote there (bash ends the substitution at it; tree-sitter may not). */
+  inBackticks = false;
   /** The end of the source (the text without its final newline). */
   readonly n: number;
   constructor(
@@ -143,6 +153,16 @@ class Reader {
     n: number,
   ) {
     this.n = n;
+  }
+
+  /** A delimiter after a word: see isDelimiter; inside `…`, also the closing backtick. */
+  delim(c: number): boolean {
+    return isDelimiter(c) || (this.inBackticks && c === Ch.Backtick);
+  }
+
+  /** What closes an enclosing substitution or subshell: `)`, or inside `…` the backtick. */
+  ender(c: number): boolean {
+    return c === Ch.CloseParen || (this.inBackticks && c === Ch.Backtick);
   }
 
   at(offset = 0): number {
@@ -157,7 +177,7 @@ class Reader {
   /** Whether the reserved word `w` is here, as a whole word. */
   reserved(w: string): boolean {
     if (!this.s.startsWith(w, this.i)) return false;
-    return isDelimiter(this.i + w.length < this.n ? this.s.charCodeAt(this.i + w.length) : -1);
+    return this.delim(this.i + w.length < this.n ? this.s.charCodeAt(this.i + w.length) : -1);
   }
 
   /** Reads the reserved word `w` (already seen by `reserved`) as an anonymous leaf of `parent`. */
@@ -216,6 +236,8 @@ class Reader {
         this.blanks();
       } else if (stop === ')' && c === Ch.CloseParen) {
         return;
+      } else if (stop === '`' && c === Ch.Backtick) {
+        return;
       } else if (stop === 'esac-item' && c === Ch.Semicolon && this.at(1) === Ch.Semicolon) {
         return;
       } else if (stop === 'top' && c === -1) {
@@ -232,6 +254,8 @@ class Reader {
         return this.at() === -1;
       case ')':
         return this.at() === Ch.CloseParen;
+      case '`':
+        return this.at() === Ch.Backtick;
       case '}':
         return this.at() === Ch.CloseBrace && this.reserved('}');
       case 'done':
@@ -331,6 +355,12 @@ class Reader {
     if (keyword && (this.reserved('export') || this.reserved('local') || this.reserved('declare') || this.reserved('readonly') || this.reserved('typeset') || this.reserved('unset'))) {
       return { node: this.declaration(), redirects: undefined };
     }
+    if (keyword && this.reserved('function')) return { node: this.functionDefinition(), redirects: undefined };
+    if (isNameStart(c) || c === Ch.Dash) {
+      let e = this.i;
+      while (e < this.n && isNameChar(this.s.charCodeAt(e))) e++;
+      if (this.s.startsWith('()', e)) return { node: this.functionDefinition(), redirects: undefined };
+    }
     if (!(c === Ch.OpenParen || c === Ch.OpenBrace || c === Ch.OpenBracket || c === Ch.Bang || (keyword && (this.reserved('for') || this.reserved('while') || this.reserved('until') || this.reserved('if') || this.reserved('case'))))) {
       return this.simple();
     }
@@ -342,6 +372,44 @@ class Reader {
       this.depth--;
     }
     return { node, redirects: this.redirects() };
+  }
+
+  /** `[function] NAME() { …; }`, `NAME() ( … )`, `function NAME { …; }`. */
+  functionDefinition(): Draft {
+    const node = draft('function_definition', true, this.i, 0);
+    const keyword = this.reserved('function');
+    if (keyword) this.keyword(node, 'function');
+    const from = this.i;
+    if (!isNameStart(this.at())) refuse();
+    while (this.i < this.n && isNameChar(this.s.charCodeAt(this.i))) this.i++;
+    const name = this.s.slice(from, this.i);
+    if (NOT_PLAIN_NAME.has(name)) refuse();
+    add(node, draft('word', true, from, this.i), 'name');
+    if (this.s.startsWith('()', this.i)) {
+      add(node, draft('(', false, this.i, this.i + 1));
+      add(node, draft(')', false, this.i + 1, this.i + 2));
+      this.i += 2;
+    } else if (!keyword) {
+      refuse();
+    }
+    if (this.at() !== Ch.Space) refuse();
+    this.blanks();
+    const c = this.at();
+    this.depth++;
+    let body: Draft;
+    try {
+      if (c === Ch.OpenBrace) body = this.group();
+      else if (c === Ch.OpenParen && this.at(1) !== Ch.OpenParen) body = this.subshell();
+      else refuse();
+    } finally {
+      this.depth--;
+    }
+    add(node, body, 'body');
+    node.end = body.end;
+    // A redirection after the body is the function's own in bash, and read otherwise by tree-sitter-bash: left to it.
+    const d = this.at();
+    if (d === Ch.Less || d === Ch.Greater || (d >= 0x30 && d <= 0x39)) refuse();
+    return node;
   }
 
   compound(c: number): Draft {
@@ -365,7 +433,7 @@ class Reader {
     while (this.redirectAhead()) reds.push(this.redirect());
     const c = this.at();
     // A word after a redirection becomes a second target in tree-sitter's reading: left to it.
-    if (!(c === -1 || c === Ch.Semicolon || c === Ch.Amp || c === Ch.Pipe || c === Ch.CloseParen)) refuse();
+    if (!(c === -1 || c === Ch.Semicolon || c === Ch.Amp || c === Ch.Pipe || this.ender(c))) refuse();
     return (body) => {
       const st = draft('redirected_statement', true, body.start, reds[reds.length - 1]!.end);
       add(st, body, 'body');
@@ -406,7 +474,7 @@ class Reader {
       this.i += 2;
       const from = this.i;
       while (isDigit(this.at())) this.i++;
-      if (this.i === from || !isDelimiter(this.at())) refuse();
+      if (this.i === from || !this.delim(this.at())) refuse();
       add(r, draft('number', true, from, this.i), 'destination');
     } else {
       let t = op === Ch.Greater ? '>' : '<';
@@ -451,10 +519,10 @@ class Reader {
 
   /** After a compound command's closing word: a delimiter, then an operator, a redirection or the end; never a word. */
   afterCompound(): void {
-    if (!isDelimiter(this.at())) refuse();
+    if (!this.delim(this.at())) refuse();
     this.blanks();
     const c = this.at();
-    if (!(c === -1 || c === Ch.Semicolon || c === Ch.Amp || c === Ch.Pipe || c === Ch.CloseParen || c === Ch.Less || c === Ch.Greater || (c >= 0x31 && c <= 0x39 && this.at(1) === Ch.Greater))) refuse();
+    if (!(c === -1 || c === Ch.Semicolon || c === Ch.Amp || c === Ch.Pipe || this.ender(c) || c === Ch.Less || c === Ch.Greater || (c >= 0x31 && c <= 0x39 && this.at(1) === Ch.Greater))) refuse();
   }
 
   /** `! command`: a simple command only. */
@@ -722,7 +790,7 @@ class Reader {
       }
       count++;
       const d = this.at();
-      if (!(d === -1 || d === Ch.Space || d === Ch.Semicolon || d === Ch.CloseParen || (d === Ch.Amp && this.at(1) === Ch.Amp) || (d === Ch.Pipe && this.at(1) === Ch.Pipe))) refuse();
+      if (!(d === -1 || d === Ch.Space || d === Ch.Semicolon || this.ender(d) || (d === Ch.Amp && this.at(1) === Ch.Amp) || (d === Ch.Pipe && this.at(1) === Ch.Pipe))) refuse();
       this.blanks();
     }
     if (count === 0) refuse();
@@ -737,10 +805,39 @@ class Reader {
     add(node, draft('=', false, this.i, this.i + 1));
     this.i++;
     const c = this.at();
-    if (c === -1 || c === Ch.Space || c === Ch.Equals || c === Ch.OpenParen || !(isWordChar(c) || c === Ch.Quote || c === Ch.DoubleQuote || c === Ch.Dollar)) refuse();
+    if (c === Ch.OpenParen) {
+      const value = this.array();
+      add(node, value, 'value');
+      node.end = value.end;
+      return node;
+    }
+    if (c === -1 || c === Ch.Space || c === Ch.Equals || !(isWordChar(c) || c === Ch.Quote || c === Ch.DoubleQuote || c === Ch.Dollar || c === Ch.Backtick)) refuse();
     const value = this.word(false);
     add(node, value, 'value');
     node.end = value.end;
+    return node;
+  }
+
+  /** `(WORD …)`: an array value, words of the subset separated by single blanks or more. */
+  array(): Draft {
+    const node = draft('array', true, this.i, 0);
+    add(node, draft('(', false, this.i, this.i + 1));
+    this.i++;
+    while (this.at() !== Ch.CloseParen) {
+      const c = this.at();
+      if (c === -1 || c === Ch.Space || !(isWordChar(c) || c === Ch.Quote || c === Ch.DoubleQuote || c === Ch.Dollar)) refuse();
+      add(node, this.word(false));
+      if (this.at() === Ch.Space) {
+        this.blanks();
+        if (this.at() === Ch.CloseParen) refuse(); // a blank before `)`: left to tree-sitter
+      } else if (this.at() !== Ch.CloseParen) {
+        refuse();
+      }
+    }
+    add(node, draft(')', false, this.i, this.i + 1));
+    this.i++;
+    node.end = this.i;
+    if (!this.delim(this.at()) || this.at() === Ch.Less || this.at() === Ch.Greater) refuse();
     return node;
   }
 
@@ -772,6 +869,16 @@ class Reader {
         refuse();
       }
     }
+    if (assignments.length === 0 && this.depth === 0 && this.redirectAhead()) {
+      // `> app.log`: a statement of redirections alone (no command), at the top of a line, ended there or by `;`.
+      const reds = this.redirects();
+      const d = this.at();
+      if (reds === undefined || !(d === -1 || (d === Ch.Semicolon && this.at(1) !== Ch.Semicolon))) refuse();
+      const st = reds(draft('command', true, start, start));
+      st.kids.shift();
+      st.fields.shift();
+      return { node: st, redirects: undefined };
+    }
     const cmd = draft('command', true, start, 0);
     for (const a of assignments) add(cmd, a);
     // The program name: plain characters (and `+` after the first: `g++`), `:` alone, or one quoted string.
@@ -791,7 +898,7 @@ class Reader {
       else while (this.i < this.n && (isNameChar(this.s.charCodeAt(this.i)) || (this.i > from && this.s.charCodeAt(this.i) === 0x2b))) this.i++;
       name = this.s.slice(from, this.i);
       // `time` is a plain command name to tree-sitter-bash (`time git status`); the other reserved words are not.
-      if (name === '' || (name !== 'time' && NOT_PLAIN_NAME.has(name)) || !isDelimiter(this.at())) refuse();
+      if (name === '' || (name !== 'time' && NOT_PLAIN_NAME.has(name)) || !this.delim(this.at())) refuse();
       if (name === 'time' && !(this.at() === Ch.Space && isNameStart(this.at(1)))) refuse();
       const cn = draft('command_name', true, from, this.i);
       add(cn, draft('word', true, from, this.i));
@@ -802,7 +909,7 @@ class Reader {
     for (;;) {
       this.blanks();
       const c = this.at();
-      if (c === -1 || c === Ch.Pipe || c === Ch.Amp || c === Ch.Semicolon || c === Ch.CloseParen) break;
+      if (c === -1 || c === Ch.Pipe || c === Ch.Amp || c === Ch.Semicolon || this.ender(c)) break;
       if (this.i === end) refuse(); // words must be separated by blanks
       if (c === Ch.Less && this.at(1) === Ch.Less && this.at(2) === Ch.Less) {
         // `<<< WORD` last: tree-sitter-bash makes it a child of the command itself.
@@ -817,7 +924,7 @@ class Reader {
         end = this.i;
         this.blanks();
         const d = this.at();
-        if (!(d === -1 || d === Ch.Semicolon || d === Ch.CloseParen || (d === Ch.Amp && this.at(1) === Ch.Amp) || (d === Ch.Pipe && this.at(1) === Ch.Pipe))) refuse();
+        if (!(d === -1 || d === Ch.Semicolon || this.ender(d) || (d === Ch.Amp && this.at(1) === Ch.Amp) || (d === Ch.Pipe && this.at(1) === Ch.Pipe))) refuse();
         break;
       }
       if (this.redirectAhead()) {
@@ -836,7 +943,7 @@ class Reader {
 
   endsStatement(): boolean {
     const c = this.at();
-    return c === -1 || c === Ch.Semicolon || c === Ch.CloseParen || (c === Ch.Amp && this.at(1) === Ch.Amp) || (c === Ch.Pipe && this.at(1) === Ch.Pipe);
+    return c === -1 || c === Ch.Semicolon || this.ender(c) || (c === Ch.Amp && this.at(1) === Ch.Amp) || (c === Ch.Pipe && this.at(1) === Ch.Pipe);
   }
 
   // ---- words ----
@@ -858,10 +965,14 @@ class Reader {
         const from = this.i;
         const close = this.s.indexOf("'", this.i + 1);
         if (close < 0 || close >= this.n) refuse();
+        if (this.inBackticks && this.s.slice(this.i, close).includes('`')) refuse();
         this.i = close + 1;
         pieces.push(draft('raw_string', true, from, this.i));
       } else if (c === Ch.DoubleQuote) {
         pieces.push(this.string());
+      } else if (c === Ch.Backtick) {
+        if (this.inBackticks) break; // the end of the enclosing substitution
+        pieces.push(this.backticks(this.i));
       } else if (c === Ch.Dollar) {
         pieces.push(this.dollar(false));
       } else if (argument && (c === Ch.Less || c === Ch.Greater) && this.at(1) === Ch.OpenParen && this.i === start) {
@@ -875,7 +986,7 @@ class Reader {
         this.i++;
         pieces.push(node);
         // Nothing may touch it.
-        if (!isDelimiter(this.at()) || this.at() === Ch.Less || this.at() === Ch.Greater) refuse();
+        if (!this.delim(this.at()) || this.at() === Ch.Less || this.at() === Ch.Greater) refuse();
         break;
       } else {
         break;
@@ -887,7 +998,7 @@ class Reader {
     const text = this.s.slice(start, this.i);
     if (text.includes('+:')) refuse();
     const c = this.at();
-    if (!isDelimiter(c)) refuse();
+    if (!this.delim(c)) refuse();
     if (pieces.length === 1) {
       const only = pieces[0]!;
       if (only.type === 'word' && NUMBER.test(text)) return draft('number', true, only.start, only.end);
@@ -928,7 +1039,7 @@ class Reader {
     for (;;) {
       if (this.i >= this.n) refuse();
       const c = this.s.charCodeAt(this.i);
-      if (c === Ch.DoubleQuote || c === Ch.Dollar) {
+      if (c === Ch.DoubleQuote || c === Ch.Dollar || c === Ch.Backtick) {
         const blankOnly = this.blankOnly(stretch, this.i);
         if (this.i > stretch && !blankOnly) add(node, draft('string_content', true, stretch, this.i));
         const tokenStart = blankOnly ? stretch : this.i;
@@ -937,16 +1048,16 @@ class Reader {
           this.i++;
           break;
         }
-        const exp = this.dollar(true);
+        const exp = c === Ch.Backtick ? this.backticks(this.i) : this.dollar(true);
         exp.start = tokenStart;
         if (exp.kids.length > 0) exp.kids[0]!.start = tokenStart;
         add(node, exp);
         stretch = this.i;
         continue;
       }
-      // Inside "…", backticks and `!` mean something: left to tree-sitter. A backslash and the character after it are
+      // Inside "…", `!` means something: left to tree-sitter. A backslash and the character after it are
       // part of the string's content to tree-sitter-bash (`"%s\n"`, `"\$PATH"`).
-      if (c === Ch.Backtick || c === Ch.Bang) refuse();
+      if (c === Ch.Bang) refuse();
       if (c === Ch.Backslash) {
         // Only before a letter, a digit, `$`, `"` or a backslash (tree-sitter-bash drops the content of `"\ "`).
         const e = this.i + 1 < this.n ? this.s.charCodeAt(this.i + 1) : -1;
@@ -965,6 +1076,63 @@ class Reader {
     return true;
   }
 
+  /** `…` as a command_substitution: statements between two backticks, none inside another. */
+  backticks(at: number): Draft {
+    if (this.inBackticks) refuse();
+    const node = draft('command_substitution', true, at, 0);
+    add(node, draft('`', false, at, at + 1));
+    this.i = at + 1;
+    this.blanks();
+    this.inBackticks = true;
+    try {
+      this.sequence(node, '`');
+    } finally {
+      this.inBackticks = false;
+    }
+    node.end = this.i + 1;
+    add(node, draft('`', false, this.i, this.i + 1));
+    this.i++;
+    return node;
+  }
+
+  /**
+   * `${…}`: a name; `#NAME` (its length); a name, then `%`, `%%`, `#` or `##` and a pattern of plain characters (a
+   * `regex` node), or `:-`, `:=`, `:+` or `-` and a word of plain characters. Anything else is left to tree-sitter.
+   */
+  braced(at: number): Draft {
+    const node = draft('expansion', true, at, 0);
+    add(node, draft('${', false, at, at + 2));
+    let e = at + 2;
+    if (this.s.charCodeAt(e) === Ch.Hash) {
+      add(node, draft('#', false, e, e + 1), 'operator');
+      e++;
+    }
+    const nameFrom = e;
+    if (!isNameStart(e < this.n ? this.s.charCodeAt(e) : -1)) refuse();
+    while (e < this.n && isNameRest(this.s.charCodeAt(e))) e++;
+    add(node, draft('variable_name', true, nameFrom, e));
+    const c = e < this.n ? this.s.charCodeAt(e) : -1;
+    if (c !== Ch.CloseBrace) {
+      if (node.kids.length === 3) refuse(); // `${#NAME…}`
+      let op: string | undefined;
+      for (const o of EXPANSION_OPERATORS) if (this.s.startsWith(o, e)) { op = o; break; }
+      if (op === undefined) refuse();
+      add(node, draft(op, false, e, e + op.length), 'operator');
+      e += op.length;
+      const from = e;
+      while (e < this.n && isExpansionWordChar(this.s.charCodeAt(e))) e++;
+      if (e === from || e >= this.n || this.s.charCodeAt(e) !== Ch.CloseBrace) refuse();
+      const pattern = op.startsWith('%') || op.startsWith('#');
+      // A default starting with `-` is left to tree-sitter.
+      if (!pattern && this.s.charCodeAt(from) === Ch.Dash) refuse();
+      add(node, draft(pattern ? 'regex' : 'word', true, from, e));
+    }
+    add(node, draft('}', false, e, e + 1));
+    node.end = e + 1;
+    this.i = e + 1;
+    return node;
+  }
+
   /** `$NAME`, `$0`–`$9`, `$?`, `$#`, `$@`, `$*`, `$$`; `${NAME}`; `$(…)`. */
   dollar(quoted: boolean): Draft {
     const at = this.i;
@@ -981,18 +1149,7 @@ class Reader {
       this.i++;
       return node;
     }
-    if (c === Ch.OpenBrace) {
-      let e = at + 2;
-      if (!isNameStart(e < this.n ? this.s.charCodeAt(e) : -1)) refuse();
-      while (e < this.n && isNameRest(this.s.charCodeAt(e))) e++;
-      if (e >= this.n || this.s.charCodeAt(e) !== Ch.CloseBrace) refuse();
-      const node = draft('expansion', true, at, e + 1);
-      add(node, draft('${', false, at, at + 2));
-      add(node, draft('variable_name', true, at + 2, e));
-      add(node, draft('}', false, e, e + 1));
-      this.i = e + 1;
-      return node;
-    }
+    if (c === Ch.OpenBrace) return this.braced(at);
     const node = draft('simple_expansion', true, at, 0);
     add(node, draft('$', false, at, at + 1));
     if (isNameStart(c)) {
@@ -1008,7 +1165,7 @@ class Reader {
       // splits it oddly after other pieces (`$file$1`, `tar$$`): only one that stands alone — a whole word, or in
       // "…" before the closing quote or a blank — is taken.
       const next = at + 2 < this.n ? this.s.charCodeAt(at + 2) : -1;
-      if (quoted ? next !== Ch.DoubleQuote && next !== Ch.Space : !isDelimiter(next) || (at > 0 && !isBlankOrStart(this.s.charCodeAt(at - 1)))) refuse();
+      if (quoted ? next !== Ch.DoubleQuote && next !== Ch.Space : !this.delim(next) || (at > 0 && !isBlankOrStart(this.s.charCodeAt(at - 1)))) refuse();
       add(node, draft(isDigit(c) ? 'variable_name' : 'special_variable_name', true, at + 1, at + 2));
       node.end = at + 2;
     } else {
@@ -1025,13 +1182,13 @@ function isBlankOrStart(c: number): boolean {
 }
 
 /**
- * Characters the reader never takes anywhere: backtick, `#`, control and non-ASCII characters. (A backslash only in
- * "…" and '…': the readers of words refuse it anywhere else.)
+ * Characters the reader never takes anywhere: `#`, control and non-ASCII characters. (A backslash only in "…" and
+ * '…', a backtick only as a substitution: the readers of words refuse them anywhere else.)
  */
 function plainAscii(s: string, n: number): boolean {
   for (let k = 0; k < n; k++) {
     const c = s.charCodeAt(k);
-    if (c < 0x20 || c > 0x7e || c === Ch.Backtick || c === Ch.Hash) return false;
+    if (c < 0x20 || c > 0x7e || c === Ch.Hash) return false;
   }
   return true;
 }
