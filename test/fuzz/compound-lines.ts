@@ -515,6 +515,7 @@ const TOKEN_CONTEXTS = [
   'for x in a; do T; done', 'if T; then ls; fi', 'if ls; then T; fi', 'if ls; then ls; else T; fi', 'while T; do ls; done', 'case x in a) T;; esac', '{ T; }',
   '( T )', 'T && ls', 'ls && T', 'ls | T', 'T | ls', '! T', 'T &', 'T; ls', 'ls; T', 'T\nls', 'echo $(T)', 'X=$(T)', 'T x | cat', 'T x; ls',
   '[[ T ]]', '[[ -f T ]]', '[[ x = T ]]', '[[ x == T ]] && ls', '[[ x =~ T ]]', '[[ T || x ]]', 'echo "a\\T"', 'echo "T\\"',
+  'X=(T T)', 'f() { T; }; f', 'function f { T; }', 'T() { ls; }', '> T', '> T; ls', 'echo `T`', 'echo "`T`"', 'echo ${x:-T}', 'echo "${x:-T}"', 'echo ${x#T}',
   // Here-strings (the text is then read as written, without the final newline).
   'cat <<< T', 'cat <<<T', 'for x in a; do cat <<< T; done', 'read x <<< T; ls', 'grep x <<< "T"', 'cat <<< T | sh',
 ];
@@ -538,6 +539,9 @@ export const WORD_PIECES: readonly string[] = [
   '#', '\\', '(', ')', '&', '|', ';', '<', '>', 'ab', '-f', '==', '!=', '-eq', '-a', 'a-b',
   // Backslashes inside "…" (the reader takes some), and [[ … ]]'s own operators.
   '"a\\$x"', '"\\\\"', '"\\""', '"a\\b"', '"\\n"', '"\\`"', '"\\1"', '"$x\\"', '&&', '||', '=~', '-n', '<', '(x)',
+  // Backticks and the ${NAME…} operators.
+  '`ls`', '"`ls`"', '`', '`a b`', '${x#a}', '${x%.*}', '${x:-y}', '${x:=y}', '${x:+y}', '${x-y}', '${x##*/}', '${x%%.*}', '${x:-$y}', '${x:-"a b"}',
+  '${x:-`ls`}', '${#x}', '${x/a/b}', '${x:-}', '${x:-a b}', '${x#}', '${1:-a}', '${x:?e}',
 ];
 
 /** The positions of the exhaustive token check (`T`): arguments, test operands, patterns, values, targets, commands. */
@@ -549,6 +553,8 @@ export const WORD_CONTEXTS: readonly string[] = [
   '( ls T )', 'echo $(ls T)', 'case x in a) ls;; b) ls T;; esac',
   // [[ … ]]: operands, patterns after = and ==, regexes after =~, && and || inside.
   '[[ T ]]', '[[ -f T ]]', '[[ T = x ]]', '[[ x = T ]]', '[[ x == T ]]', '[[ x != T ]]', '[[ x =~ T ]]', '[[ T && x ]]', '[[ x -eq T ]]', 'if [[ T ]]; then ls; fi',
+  // Arrays, function bodies and names, statements of redirections alone.
+  'X=(T)', 'X=(a T)', 'local X=(T)', 'f() { T; }', 'function f { T; }', 'f() ( T )', 'T() { ls; }', 'function T { ls; }', '> T', '< T', '2>&1 > T', 'T > out',
 ];
 
 /**

