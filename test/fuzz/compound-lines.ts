@@ -546,23 +546,25 @@ export const WORD_PIECES: readonly string[] = [
 
 /** The positions of the exhaustive token check (`T`): arguments, test operands, patterns, values, targets, commands. */
 export const WORD_CONTEXTS: readonly string[] = [
-  'echo T', '[ T = x ]', 'case x in T) ls;; esac', 'X=T ls', 'echo "T"', 'ls > T', 'local T', 'T; ls', 'T', '[ T ]', '[ -f T ]', '[ x = T ]', '[ x -eq T ]',
+  'echo T', '[ T = x ]', 'case x in T) ls;; esac', 'X=T ls', 'echo "T"', 'ls > T', 'local T', 'T; ls', 'if ls T; then ls; fi', '[[ x = T ]]', 'T', '[ T ]', '[ -f T ]', '[ x = T ]', '[ x -eq T ]',
   'case T in a) ls;; esac', 'for x in T; do ls; done', 'X=T', 'echo $(echo T)', 'export X=T', 'cat <<< T', 'if T; then ls; fi', '{ T; }', '( T )', 'ls | T',
   // An argument just before a closing keyword (tree-sitter ends a case at an `esac` argument).
-  'if ls T; then ls; fi', 'while ls T; do ls; done', 'case x in a) ls T;; esac', '{ ls T; }', 'for x in a; do ls T; done', 'if true; then ls; else ls T; fi',
+  'while ls T; do ls; done', 'case x in a) ls T;; esac', '{ ls T; }', 'for x in a; do ls T; done', 'if true; then ls; else ls T; fi',
   '( ls T )', 'echo $(ls T)', 'case x in a) ls;; b) ls T;; esac',
   // [[ … ]]: operands, patterns after = and ==, regexes after =~, && and || inside.
-  '[[ T ]]', '[[ -f T ]]', '[[ T = x ]]', '[[ x = T ]]', '[[ x == T ]]', '[[ x != T ]]', '[[ x =~ T ]]', '[[ T && x ]]', '[[ x -eq T ]]', 'if [[ T ]]; then ls; fi',
+  '[[ T ]]', '[[ -f T ]]', '[[ T = x ]]', '[[ x == T ]]', '[[ x != T ]]', '[[ x =~ T ]]', '[[ T && x ]]', '[[ x -eq T ]]', 'if [[ T ]]; then ls; fi',
   // Arrays, function bodies and names, statements of redirections alone.
   'X=(T)', 'X=(a T)', 'local X=(T)', 'f() { T; }', 'function f { T; }', 'f() ( T )', 'T() { ls; }', 'function T { ls; }', '> T', '< T', '2>&1 > T', 'T > out',
 ];
 
 /**
- * The token check: every token of one or two of WORD_PIECES in each of the first `contexts` WORD_CONTEXTS, then
- * `random` tokens of three or four pieces in random contexts. Returns how many lines the reader took and the first
- * line of each kind of difference (at most `most`).
+ * The token check: in each of the first `contexts` WORD_CONTEXTS, every token of one WORD_PIECE and (with `pairs`, the
+ * default) of two, then `random` tokens of two to four pieces in those contexts. Returns how many lines the reader
+ * took and the first line of each kind of difference (at most `most`).
  */
-export function wordTokensAgree(options: { contexts?: number; random?: number; seed?: number; most?: number } = {}): { taken: number; total: number; mismatches: Mismatch[] } {
+export function wordTokensAgree(
+  options: { contexts?: number; pairs?: boolean; random?: number; seed?: number; most?: number } = {},
+): { taken: number; total: number; mismatches: Mismatch[] } {
   const contexts = WORD_CONTEXTS.slice(0, options.contexts ?? WORD_CONTEXTS.length);
   const most = options.most ?? 20;
   const mismatches: Mismatch[] = [];
@@ -581,15 +583,16 @@ export function wordTokensAgree(options: { contexts?: number; random?: number; s
     seen.add(kind);
     mismatches.push({ line, text, difference });
   };
+  const seconds = options.pairs === false ? [''] : ['', ...WORD_PIECES];
   for (const context of contexts) {
-    for (const a of WORD_PIECES) for (const b of ['', ...WORD_PIECES]) check(context.replace('T', a + b));
+    for (const a of WORD_PIECES) for (const b of seconds) check(context.replace('T', a + b));
   }
   const r = prng(options.seed ?? 1);
   for (let i = 0; i < (options.random ?? 0); i++) {
-    const n = 3 + Math.floor(r() * 2);
+    const n = 2 + Math.floor(r() * 3);
     let t = '';
     for (let j = 0; j < n; j++) t += pick<string>(r, WORD_PIECES);
-    check(pick<string>(r, WORD_CONTEXTS).replace('T', t));
+    check(pick<string>(r, contexts).replace('T', t));
   }
   return { taken, total, mismatches };
 }
