@@ -116,7 +116,7 @@ function isExpansionWordChar(c: number): boolean {
 }
 
 /** A case pattern tree-sitter-bash reads as a plain word. */
-const CASE_WORD = /^[A-Za-z]+(?:[.-][A-Za-z]+)*$/;
+const CASE_WORD = /^[A-Za-z]+$/;
 
 /** `test`-style operators of a binary `[ … ]` that tree-sitter reads as a named test_operator. */
 const TEST_BINARY = new Set(['-eq', '-ne', '-lt', '-le', '-gt', '-ge', '-nt', '-ot', '-ef']);
@@ -564,11 +564,13 @@ class Reader {
       const from = this.i;
       while (this.i < this.n && this.s.charCodeAt(this.i) !== Ch.Space) this.i++;
       const op = this.s.slice(from, this.i);
+      // Inside `[[ … ]]` the right side of `=` and `!=` is a regex to tree-sitter-bash for some spellings: left to it.
+      if (double && (op === '=' || op === '!=')) refuse();
       if (op === '=' || op === '!=') add(expr, draft(op, false, from, this.i));
       else if (TEST_BINARY.has(op)) add(expr, draft('test_operator', true, from, this.i));
       else refuse();
       this.blanks();
-      const right = this.testOperand(op === '!=' || (double && op === '='));
+      const right = this.testOperand(op === '!=');
       add(expr, right);
       expr.end = right.end;
       add(node, expr);
@@ -598,7 +600,7 @@ class Reader {
       if (!/[A-Za-z0-9]/.test(text) || NOT_PLAIN_NAME.has(text)) refuse();
       for (let k = start; k < this.i; k++) {
         const q = this.s.charCodeAt(k);
-        if (!(isNameRest(q) || q === 0x2e || q === 0x2f || q === Ch.Dash || q === Ch.At || q === 0x2c || q === 0x3a)) refuse();
+        if (!(isNameRest(q) || q === 0x2e || q === 0x2f || q === Ch.Dash || q === 0x2c || q === 0x3a)) refuse();
       }
     }
     if (this.at() !== Ch.Space) refuse();
@@ -717,18 +719,26 @@ class Reader {
     this.keyword(node, 'case');
     const c = this.at();
     if (c === -1 || !(isWordChar(c) || c === Ch.Quote || c === Ch.DoubleQuote || c === Ch.Dollar)) refuse();
-    add(node, this.word(false), 'value');
+    const valueFrom = this.i;
+    const value = this.word(false);
+    if (value.type === 'concatenation' || NOT_PLAIN_NAME.has(this.s.slice(valueFrom, this.i))) refuse();
+    add(node, value, 'value');
     if (this.at() !== Ch.Space) refuse();
     this.blanks();
     this.keyword(node, 'in');
+    // tree-sitter-bash ends the statement at a word `esac` anywhere inside (`a) curl esac;; esac`): a line with
+    // `esac` written more than once after this `in` is left to it.
+    const rest = this.s.slice(this.i, this.n);
+    const first = rest.indexOf('esac');
+    if (first < 0 || rest.indexOf('esac', first + 4) >= 0) refuse();
     const items: Draft[] = [];
     while (!this.reserved('esac')) {
       const item = draft('case_item', true, this.i, 0);
       const from = this.i;
       while (this.i < this.n && (isNameRest(this.at()) || this.at() === 0x2e || this.at() === Ch.Dash || this.at() === Ch.Star)) this.i++;
       const pattern = this.s.slice(from, this.i);
-      // tree-sitter-bash reads a pattern with a digit, `_` or `--` (`a1`, `fi1`, `--help`) as an extglob_pattern and
-      // one of letters as a word; only `*` and letters joined by single `.` or `-` are taken.
+      // tree-sitter-bash reads a pattern with a digit, `_` or `-` (`a1`, `fi1`, `aa-b`) as an extglob_pattern, or a
+      // word, by spelling; only `*` and a run of letters are taken.
       if (pattern === '*') add(item, draft('extglob_pattern', true, from, this.i), 'value');
       else if (CASE_WORD.test(pattern)) add(item, draft('word', true, from, this.i), 'value');
       else refuse();
@@ -780,7 +790,8 @@ class Reader {
       } else if (isNameStart(this.at())) {
         while (isNameRest(this.at())) this.i++;
         if (this.at() === Ch.Equals) {
-          if (unset) refuse();
+          // `_=x` is not an assignment to tree-sitter-bash.
+          if (unset || this.i === from + 1 && this.s.charCodeAt(from) === Ch.Underscore) refuse();
           add(node, this.assignment(from));
         } else {
           add(node, draft('variable_name', true, from, this.i));
@@ -972,7 +983,11 @@ class Reader {
         pieces.push(this.string());
       } else if (c === Ch.Backtick) {
         if (this.inBackticks) break; // the end of the enclosing substitution
+        // Glued to other pieces, tree-sitter-bash splits or joins backticks by context (`a\`ls\`` is one word at the
+        // top and two inside a compound; `` `a``b` `` one substitution): only a whole word is taken.
+        if (pieces.length > 0) refuse();
         pieces.push(this.backticks(this.i));
+        if (!this.delim(this.at())) refuse();
       } else if (c === Ch.Dollar) {
         pieces.push(this.dollar(false));
       } else if (argument && (c === Ch.Less || c === Ch.Greater) && this.at(1) === Ch.OpenParen && this.i === start) {
@@ -1049,6 +1064,7 @@ class Reader {
           break;
         }
         const exp = c === Ch.Backtick ? this.backticks(this.i) : this.dollar(true);
+        if (c === Ch.Backtick && this.at() === Ch.Backtick) refuse();
         exp.start = tokenStart;
         if (exp.kids.length > 0) exp.kids[0]!.start = tokenStart;
         add(node, exp);
