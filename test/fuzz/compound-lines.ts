@@ -555,6 +555,8 @@ export const WORD_CONTEXTS: readonly string[] = [
   '[[ T ]]', '[[ -f T ]]', '[[ T = x ]]', '[[ x == T ]]', '[[ x != T ]]', '[[ x =~ T ]]', '[[ T && x ]]', '[[ x -eq T ]]', 'if [[ T ]]; then ls; fi',
   // Arrays, function bodies and names, statements of redirections alone.
   'X=(T)', 'X=(a T)', 'local X=(T)', 'f() { T; }', 'function f { T; }', 'f() ( T )', 'T() { ls; }', 'function T { ls; }', '> T', '< T', '2>&1 > T', 'T > out',
+  // The word of a ${NAME op word}.
+  'echo ${x:-T}', 'echo "${x:-T}"', 'echo ${x#T}', 'echo ${x%%T}', 'X=${x:=T}',
 ];
 
 /**

