@@ -171,7 +171,8 @@ function word(r: R, depth: number): string {
   if (tame) {
     if (roll < 0.6) return pick<string>(r, TAME_WORDS);
     if (roll < 0.7) return pick<string>(r, NUMBERS.slice(0, 10));
-    if (roll < 0.8) return pick<string>(r, EXPANSIONS);
+    if (roll < 0.77) return pick<string>(r, EXPANSIONS);
+    if (roll < 0.8) return pick<string>(r, ['${x:-y}', '${x#*/}', '${x%.*}', '${HOME:-/tmp}', '${x:+-v}', '`ls`', '`date +%s`', '(a b)']);
     if (roll < 0.92) return quoted(r, depth);
     if (depth < depthLimit) return substitution(r, depth + 1);
     return pick<string>(r, TAME_WORDS) + pick<string>(r, EXPANSIONS);
@@ -255,6 +256,8 @@ function simpleCommand(r: R, depth: number): string {
     if (chance(r, 0.4)) return parts.join(' ');
   }
   const first = r();
+  // A statement of redirections alone (`> out`) now and then.
+  if (tame && chance(r, 0.03)) return redirection(r, depth);
   if (tame) parts.push(pick<string>(r, PROGRAMS));
   else parts.push(first < 0.75 ? pick<string>(r, PROGRAMS) : first < 0.9 ? pick<string>(r, VOCABULARY) : first < 0.95 ? pick<string>(r, RESERVED) : word(r, depth));
   const roll = r();
@@ -360,6 +363,7 @@ function compound(r: R, depth: number): string {
   if (roll < 0.56) return caseStatement(r, depth);
   if (roll < 0.68) return braceGroup(r, depth);
   if (roll < 0.78) return subshell(r, depth);
+  if (tame && roll >= 0.95) return (chance(r, 0.5) ? 'f() { ' : 'function f { ') + body(r, depth) + '}';
   if (roll < 0.9 || tame) return testCommand(r, depth);
   return nearCompound(r, depth);
 }
