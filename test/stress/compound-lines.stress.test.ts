@@ -1,6 +1,7 @@
 // Issue #16, ADR 0091, the long run: the compound-line reader against tree-sitter over hundreds of thousands of
-// generated lines, every golden line and edits of the bench corpus (test/fuzz/compound-lines.fuzz.test.ts runs a few
-// thousand in `npm test`). Each taken line's parse and analysis must also equal the tree-sitter-only ones.
+// generated lines, every golden line, edits of the bench corpus and of the golden lines, and short tokens in every
+// word position (test/fuzz/compound-lines.fuzz.test.ts runs a few thousand lines in `npm test`). Each taken line's
+// parse and analysis must also equal the tree-sitter-only ones.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initParser } from '../../src/gate/parse.js';
 import { benchCorpus, goldenLines } from '../gate/golden/lines.js';
@@ -28,6 +29,13 @@ describe(`the compound-line reader agrees with tree-sitter, ${LINES} generated l
     expect(mismatches.map(showMismatch)).toEqual([]);
     console.log(`compound-line reader, corpus edits: took ${taken} of ${total} lines, all agreed`);
     expect(taken).toBeGreaterThan(total / 20);
+  }, 3_600_000);
+
+  it('the golden lines one or two edits away: 200,000 lines', () => {
+    const { taken, total, mismatches } = compoundLinesAgree(200_000, 91011, { reading: true, from: goldenLines() });
+    expect(mismatches.map(showMismatch)).toEqual([]);
+    console.log(`compound-line reader, golden edits: took ${taken} of ${total} lines, all agreed`);
+    expect(taken).toBeGreaterThan(total / 10);
   }, 3_600_000);
 
   it('every token of one or two lexer-special pieces in every word position, and 1,500,000 of two to four', () => {
