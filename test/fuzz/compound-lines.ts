@@ -16,20 +16,10 @@ export { readCompound, sameAsTreeSitter };
 // ---------------------------------------------------------------------------------------------------------------
 // The oracle
 
-/** Parents whose children's field names readTree reads (its FIELDED set); `command` reads those of anonymous children. */
-const FIELDED = new Set([
-  'for_statement',
-  'c_style_for_statement',
-  'while_statement',
-  'until_statement',
-  'case_item',
-  'heredoc_redirect',
-  'function_definition',
-  'redirected_statement',
-  'variable_assignment',
-]);
-
-/** What `fieldNameForChild(i)` answers: the name, null, or 'throws' where the reading did not read it. */
+/**
+ * What `fieldNameForChild(i)` answers: the name, null, or '<not read>' where the reading did not read it (it throws).
+ * Asked of both trees, so the set of parents whose fields are read need not be copied here.
+ */
 function fieldAnswer(node: SyntaxNode, i: number): string | null {
   try {
     return node.fieldNameForChild(i);
@@ -51,7 +41,7 @@ function flagsOf(node: SyntaxNode): string | undefined {
 
 /**
  * Compares the reader's tree `a` with tree-sitter's `b`: type, named-ness, span, children, each child's parent, and
- * each child's field name exactly as the walk can ask it (readTree reads them for FIELDED parents and for `command`'s
+ * each child's field name exactly as the walk can ask it (readTree reads them for its FIELDED parents and for `command`'s
  * anonymous children; anywhere else asking throws, and must throw in both). Neither tree may hold an error. Returns
  * the first difference, with the path of child indexes and types from the root, or undefined when they are equal.
  */

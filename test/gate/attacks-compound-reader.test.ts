@@ -4,28 +4,13 @@
 // either not taken by the reader, or taken and read into tree-sitter's own tree; either way its parse, analysis,
 // decision and deny-scan hit are the tree-sitter-only ones, and a hostile line never runs unasked.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { analyzeLine, decisionFor } from '../../src/gate/analyze.js';
-import { defaultConfig } from '../../src/config/schema.js';
-import { builtinDeny } from '../../src/gate/deny.js';
-import { initParser, parseLine, treeSitterOnly } from '../../src/gate/parse.js';
+import { initParser } from '../../src/gate/parse.js';
 import { compareText, endedText } from '../fuzz/compound-lines.js';
-
-const config = defaultConfig();
+import { decisionOf, saidBothWays } from '../fuzz/same-reading.js';
 
 beforeAll(async () => {
   await initParser();
 });
-
-/** The parse, the analysis, the decision and the deny scan's hit of `line`, as one comparable value. */
-function said(line: string): string {
-  const parsed = parseLine(line);
-  const analysis = analyzeLine(line, config, '/work/project', { home: '/home/person' });
-  return JSON.stringify({ parsed, analysis, decision: decisionFor(analysis, config.approval.threshold), deny: builtinDeny(line, parsed.parts, {}) ?? null });
-}
-
-function decisionOf(line: string): 'run' | 'ask' | 'deny' {
-  return decisionFor(analyzeLine(line, config, '/work/project', { home: '/home/person' }), config.approval.threshold);
-}
 
 /**
  * Each line (ended as parseSource ends it, and as written): not taken, or taken into tree-sitter's tree; and said as
@@ -37,7 +22,8 @@ function agreed(lines: readonly string[]): void {
       const { difference } = compareText(text);
       expect(difference, JSON.stringify(text)).toBeUndefined();
     }
-    expect(said(line), JSON.stringify(line)).toBe(treeSitterOnly(() => said(line)));
+    const { fast, slow } = saidBothWays(line);
+    expect(fast, JSON.stringify(line)).toBe(slow);
   }
 }
 
