@@ -553,13 +553,19 @@ export const WORD_CONTEXTS: readonly string[] = [
   'echo ${x:-T}', 'echo "${x:-T}"', 'echo ${x#T}', 'echo ${x%%T}', 'X=${x:=T}',
 ];
 
+/** Statements a token's context is put inside (`C`): tree-sitter-bash's lexer reads some spellings otherwise there. */
+export const WRAPPERS: readonly string[] = [
+  'if true; then C; fi', 'for x in a; do C; done', '{ C; }', '( C )', 'echo $(C)', 'case x in a) C;; esac', 'while true; do C; done', 'if C; then ls; fi',
+  'ls && C', 'C | cat', 'f() { C; }', 'X=$(C)', 'if true; then ls; else C; fi', 'echo "$(C)"', 'cat <(C)',
+];
+
 /**
  * The token check: in each of the first `contexts` WORD_CONTEXTS, every token of one WORD_PIECE and (with `pairs`, the
- * default) of two, then `random` tokens of two to four pieces in those contexts. Returns how many lines the reader
- * took and the first line of each kind of difference (at most `most`).
+ * default) of two, then `random` tokens of two to four pieces in those contexts (with `wrapped`, each put inside one
+ * of WRAPPERS). Returns how many lines the reader took and the first line of each kind of difference (at most `most`).
  */
 export function wordTokensAgree(
-  options: { contexts?: number; pairs?: boolean; random?: number; seed?: number; most?: number } = {},
+  options: { contexts?: number; pairs?: boolean; random?: number; wrapped?: boolean; seed?: number; most?: number } = {},
 ): { taken: number; total: number; mismatches: Mismatch[] } {
   const contexts = WORD_CONTEXTS.slice(0, options.contexts ?? WORD_CONTEXTS.length);
   const most = options.most ?? 20;
@@ -588,7 +594,8 @@ export function wordTokensAgree(
     const n = 2 + Math.floor(r() * 3);
     let t = '';
     for (let j = 0; j < n; j++) t += pick<string>(r, WORD_PIECES);
-    check(pick<string>(r, contexts).replace('T', t));
+    const line = pick<string>(r, contexts).replace('T', t);
+    check(options.wrapped === true ? pick<string>(r, WRAPPERS).replace('C', line) : line);
   }
   return { taken, total, mismatches };
 }

@@ -45,6 +45,13 @@ describe(`the compound-line reader agrees with tree-sitter, ${LINES} generated l
     expect(taken).toBeGreaterThan(total / 20);
   }, 3_600_000);
 
+  it('1,000,000 tokens of two to four pieces in every word position, inside loops, conditions, groups and substitutions', () => {
+    const { taken, total, mismatches } = wordTokensAgree({ pairs: false, random: 1_000_000, wrapped: true, seed: 91021 });
+    expect(mismatches.map(showMismatch)).toEqual([]);
+    console.log(`compound-line reader, wrapped tokens: took ${taken} of ${total} lines, all agreed`);
+    expect(taken).toBeGreaterThan(total / 20);
+  }, 3_600_000);
+
   it('every golden line', () => {
     const lines = goldenLines();
     const differ: string[] = [];
