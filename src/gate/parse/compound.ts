@@ -1139,8 +1139,8 @@ class Reader {
       while (e < this.n && isExpansionWordChar(this.s.charCodeAt(e))) e++;
       if (e === from || e >= this.n || this.s.charCodeAt(e) !== Ch.CloseBrace) refuse();
       const pattern = op.startsWith('%') || op.startsWith('#');
-      // A default starting with `-` is left to tree-sitter.
-      if (!pattern && this.s.charCodeAt(from) === Ch.Dash) refuse();
+      // A default with a `-` in it is left to tree-sitter (`${x:-a-b}` holds a variable_name node there).
+      if (!pattern && this.s.slice(from, e).includes('-')) refuse();
       add(node, draft(pattern ? 'regex' : 'word', true, from, e));
     }
     add(node, draft('}', false, e, e + 1));
