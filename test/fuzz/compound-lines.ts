@@ -127,8 +127,9 @@ const PROGRAMS = [
   'export', 'local', 'set', 'cd', 'kill', 'wait', 'tee', 'sort', 'jq', 'python3', 'env', 'exec', 'command', 'timeout', 'shift',
 ];
 
-/** Reserved words and punctuation the grammar knows, for words in odd places (`echo for`, `ls }`). */
+/** Words the grammar reads as syntax where a command starts (reserved words, declarations, builtins it knows): kept out of everyday words. */
 const RESERVED_SET: ReadonlySet<string> = new Set(['for', 'in', 'do', 'done', 'if', 'then', 'elif', 'else', 'fi', 'case', 'esac', 'while', 'until', 'select', 'function', 'time', 'coproc', 'declare', 'typeset', 'readonly', 'unset', 'export', 'local', 'unsetenv', 'test', 'let', 'source', 'alias', 'eval', 'exec']);
+/** Reserved words and punctuation the grammar knows, for words in odd places (`echo for`, `ls }`). */
 const RESERVED = ['for', 'in', 'do', 'done', 'if', 'then', 'elif', 'else', 'fi', 'case', 'esac', 'while', 'until', 'select', 'function', '{', '}', '!', '[[', ']]', 'time', 'coproc', 'declare', 'typeset', 'readonly', 'unset', '[', ']'];
 
 /** Numbers as arguments: tree-sitter-bash reads some of them as `number` nodes. */
