@@ -79,6 +79,44 @@ const COMMAND_OPTIONS: ReadonlyMap<string, readonly string[]> = new Map(Object.e
 } satisfies Record<string, readonly string[]>));
 const NO_OPTIONS: readonly string[] = [];
 
+/**
+ * bash builtins given code in an option (ADR 0090, 0092): `line` options take a command line the builtin runs
+ * (`mapfile -C CMD`, `compgen -C CMD`), `expanded` options a text it expands (`compgen -W '$(cmd)'`), `program`
+ * options a program a later name runs (`hash -p PROG NAME`). `arithmetic`: the words are evaluated as arithmetic or
+ * as names with subscripts (`let 'a[$(cmd)]=1'`, `declare -i`, `read 'a[$(cmd)]'`), where a `$(…)` runs. Short
+ * options only: none of them has long ones; a letter counts anywhere in a cluster (`-tC CMD`, `-CCMD`).
+ */
+interface BuiltinCode {
+  readonly line: string;
+  readonly expanded: string;
+  readonly program: string;
+  readonly arithmetic: boolean;
+}
+const BUILTIN_CODE: ReadonlyMap<string, BuiltinCode> = new Map(Object.entries({
+  mapfile: { line: 'C', expanded: '', program: '', arithmetic: true },
+  readarray: { line: 'C', expanded: '', program: '', arithmetic: true },
+  compgen: { line: 'C', expanded: 'W', program: '', arithmetic: false },
+  complete: { line: 'C', expanded: 'W', program: '', arithmetic: false },
+  hash: { line: '', expanded: '', program: 'p', arithmetic: false },
+  let: { line: '', expanded: '', program: '', arithmetic: true },
+  declare: { line: '', expanded: '', program: '', arithmetic: true },
+  typeset: { line: '', expanded: '', program: '', arithmetic: true },
+  local: { line: '', expanded: '', program: '', arithmetic: true },
+  export: { line: '', expanded: '', program: '', arithmetic: true },
+  readonly: { line: '', expanded: '', program: '', arithmetic: true },
+  read: { line: '', expanded: '', program: '', arithmetic: true },
+  unset: { line: '', expanded: '', program: '', arithmetic: true },
+  test: { line: '', expanded: '', program: '', arithmetic: true },
+  '[': { line: '', expanded: '', program: '', arithmetic: true },
+  '[[': { line: '', expanded: '', program: '', arithmetic: true },
+} satisfies Record<string, BuiltinCode>));
+
+/** A command substitution in a word the parser left as text (quoted): what arithmetic or an expanded list would run. */
+const HOLDS_SUBSTITUTION = /\$\(|`|<\(/;
+
+/** Programs whose output, as the script of `bash <(…)` or `. <(…)`, is their operands: `echo CODE`, `printf CODE`. */
+const PRINTERS: ReadonlySet<string> = new Set(['echo', 'printf']);
+
 const PACKAGE_MANAGERS = new Set(['npm', 'pnpm', 'yarn', 'bun']);
 
 /** Programs that run commands read from their stdin later or elsewhere (`curl … | at now`, `curl … | crontab -`). */
@@ -354,9 +392,20 @@ class PartScan {
       this.out.push({ words: rest, part: this.part, names });
       program = rest;
       programNames = names;
+      // `$unset sudo ls`, `$(true) sudo ls`: an unquoted word that expands to nothing is dropped, and the next word
+      // is the program bash runs (ADR 0092). The parser's words have no quotes left: `"$x" sudo` is read so too.
+      if (rest.length > 1 && vanishes(rest[0]!)) this.visit(rest.slice(1), depth);
     }
     // The last layer is the program; one past the end leaves none (layers only grow, so `program` is that layer's).
     if (starts[starts.length - 1]! >= all.length || program.length === 0) return;
+    for (const name of programNames) {
+      const code = BUILTIN_CODE.get(name);
+      if (code !== undefined) this.builtinCode(code, program, depth);
+      // `bash <(echo CODE)`, `. <(printf CODE)`: what the substitution prints is the script (ADR 0092).
+      if (SHELLS.has(name) || name === 'source' || name === '.') {
+        for (let i = 1; i < program.length; i++) if (program[i]!.startsWith('<(') && program[i]!.endsWith(')')) this.printed(program[i]!.slice(2, -1), depth);
+      }
+    }
     for (const name of programNames) {
       if (!LAUNCHERS.has(name) && !SHELLS.has(name) && !PRIVILEGE.has(name)) continue;
       // Package managers launch a program only through exec/dlx (`npm install sudo` installs a package).
@@ -380,6 +429,41 @@ class PartScan {
           if (/\s/.test(w)) this.nested(w, depth);
         }
       }
+    }
+  }
+
+  /** The code a builtin is given in its words (BUILTIN_CODE): read as a command line, or as a program's name. */
+  private builtinCode(code: BuiltinCode, program: readonly string[], depth: number): void {
+    this.charge(program.length);
+    for (let i = 1; i < program.length; i++) {
+      const w = program[i]!;
+      if (code.arithmetic && HOLDS_SUBSTITUTION.test(w)) this.nested(w, depth);
+      if (w.length < 2 || w.charCodeAt(0) !== 0x2d || w.startsWith('--')) continue;
+      // The option's value: the rest of the cluster after the letter, or the next word.
+      for (let j = 1; j < w.length; j++) {
+        const letter = w[j]!;
+        const kind = code.line.includes(letter) ? 'line' : code.expanded.includes(letter) ? 'expanded' : code.program.includes(letter) ? 'program' : undefined;
+        if (kind === undefined) continue;
+        const value = j + 1 < w.length ? w.slice(j + 1) : (program[i + 1] ?? '');
+        if (kind === 'line') this.nested(value, depth);
+        else if (kind === 'program') this.visit([value], depth + 1);
+        else if (HOLDS_SUBSTITUTION.test(value)) this.nested(value, depth);
+        break;
+      }
+    }
+  }
+
+  /** The script a process substitution prints when it echoes its operands (`echo CODE`, `printf CODE`). */
+  private printed(source: string, depth: number): void {
+    if (source.trim() === '' || depth >= MAX_NESTING) return;
+    for (const words of roughSegments(source)) {
+      this.charge(words.length);
+      const first = words[0];
+      if (first === undefined || !PRINTERS.has(basename(first).toLowerCase())) continue;
+      let k = 1;
+      while (k < words.length && /^-[neE]+$/.test(words[k]!)) k++; // echo's own options
+      // printf's `\n` and echo -e's are line ends in the script.
+      this.nested(words.slice(k).join(' ').replace(/\\n/g, '\n'), depth);
     }
   }
 
@@ -438,6 +522,11 @@ export function processSubstitutionParts(source: string): readonly Part[] | unde
   const last = parts[parts.length - 1];
   if (last === undefined || last.text !== asCommand || last.words.length !== 1 || last.unparsed === true) return undefined;
   return [...parts.slice(0, -1), { ...last, text: source, words: [source] }];
+}
+
+/** A word made only of expansions (`$x`, `${x}`, `$(…)`, backticks): unquoted and empty, bash drops it. */
+function vanishes(word: string): boolean {
+  return (word.includes('$') || word.includes('`')) && dropExpansions(word) === '';
 }
 
 /** A name or closing bracket or quote right before `(`: a function call in most languages, a syntax error in shell. */
@@ -771,7 +860,7 @@ const WISP_NAME = /^wisp[-_]?(cli|agent|harness)?$/;
 const ANSWERING_SUBCOMMANDS: ReadonlySet<string> = new Set(WISP_SUB_ANSWER.map(([sub]) => sub));
 
 /** The first run of letters, digits and `_` of every name an entry, a launcher or a wrapper looks for. */
-const PIECES: ReadonlySet<string> = new Set([...ENTRY_NAMES, ...LAUNCHERS].map(firstPiece).filter((p) => p !== ''));
+const PIECES: ReadonlySet<string> = new Set([...ENTRY_NAMES, ...LAUNCHERS, ...BUILTIN_CODE.keys()].map(firstPiece).filter((p) => p !== ''));
 const FETCHER_PIECES: ReadonlySet<string> = new Set([...FETCHERS].map(firstPiece).filter((p) => p !== ''));
 
 function firstPiece(name: string): string {
@@ -932,7 +1021,7 @@ function plainAndClear(line: string, parts: readonly Part[]): boolean {
 function clearList(words: readonly string[]): boolean {
   const program = words[0];
   if (program === undefined || !PLAIN_NAME.test(program) || isAssignment(program)) return false;
-  if (isWrapper(program) || LAUNCHERS.has(program) || SHELLS.has(program) || PRIVILEGE.has(program) || nameMayMatter(program)) return false;
+  if (isWrapper(program) || LAUNCHERS.has(program) || SHELLS.has(program) || PRIVILEGE.has(program) || BUILTIN_CODE.has(program) || nameMayMatter(program)) return false;
   for (const w of words) if (ANSWERING_SUBCOMMANDS.has(w)) return false;
   return true;
 }

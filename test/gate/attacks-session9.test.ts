@@ -69,7 +69,8 @@ describe('attack: a session answer for a bash builtin covered the code its optio
   for (const [approved, later] of PAIRS) {
     it(`an answer for \`${approved}\` does not cover \`${later}\``, async () => {
       const asked = await askedAfterSessionAnswer(approved, later);
-      expect(asked.length, JSON.stringify(asked)).toBeGreaterThan(0);
+      // Asked again, or (since session 10, ADR 0092: the deny scan reads the code) refused outright.
+      expect(asked.length > 0 || decision(later) === 'deny', JSON.stringify(asked)).toBe(true);
       expect(decision(later)).not.toBe('run');
     });
   }
