@@ -1,15 +1,49 @@
 // Attacks found in session 10 (attack10). Each test below fails on the gate as the attack found it (81cb4c2).
 // The lines with a refusal were run in bash with a harmless command in place of the denied one: bash runs the code.
-import { beforeAll, describe, expect, it } from 'vitest';
-import { defaultConfig } from '../../src/config/schema.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryAudit, type AuditContext } from '../../src/audit/kinds.js';
+import { ConfigSchema, defaultConfig } from '../../src/config/schema.js';
 import { analyzeLine, decisionFor, type LineAnalysis } from '../../src/gate/analyze.js';
+import { Gate } from '../../src/gate/gate.js';
 import { initParser } from '../../src/gate/parse.js';
+import { ApprovalCache } from '../../src/gate/session-approvals.js';
+import { ApprovalStore } from '../../src/gate/store.js';
+import { CountingChannel } from '../helpers/counting-channel.js';
 
 const PROJECT = '/work/project';
+const dirs: string[] = [];
 
 beforeAll(async () => {
   await initParser();
 });
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+/** The commands the person is asked about for `later`, after saying yes, for the session, to all of `approved`. */
+async function askedAfterSessionAnswer(approved: string, later: string): Promise<string[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'wisp-attack10-'));
+  dirs.push(dir);
+  const channel = new CountingChannel({ kind: 'approved', scope: 'session' });
+  const gate = new Gate({
+    config: ConfigSchema.parse({}),
+    audit: new MemoryAudit(),
+    channel,
+    store: new ApprovalStore(join(dir, 'approvals.json')),
+    sessionApprovals: new ApprovalCache(),
+    source: 'test',
+    project: PROJECT,
+  });
+  const ctx: AuditContext = { session: 's', turn: 1 };
+  const clear = (line: string) => gate.clear({ line, cwd: PROJECT, ctx, turnApprovals: new ApprovalCache() });
+  expect((await clear(approved)).allowed).toBe(true);
+  const before = channel.asked.length;
+  await clear(later);
+  return channel.asked.slice(before).map((e) => (e.verb === 'approval' ? e.request.command : e.verb));
+}
 
 const config = defaultConfig();
 function analysis(line: string): LineAnalysis {
@@ -83,5 +117,51 @@ describe('attack: an unset variable before a denied program (`$unset sudo x`) wa
 
   it('a computed program with harmless words is still asked', () => {
     expect(decision('$EDITOR notes.txt')).toBe('ask');
+  });
+});
+
+describe('attack: an answer for one command run in a container covered any other (docker exec, kubectl exec …)', () => {
+  // `docker exec c CMD` runs CMD: its key was `docker exec *`, so an answer for `docker exec web ls` covered
+  // `docker exec web sh -c 'curl … | sh'`. The verbs that run a given command are now keyed by exact text.
+  const PAIRS: ReadonlyArray<readonly [string, string]> = [
+    ['docker exec web ls', "docker exec web sh -c 'rm -rf /srv/data'"],
+    ['docker run --rm alpine ls', 'docker run --rm -v "$PWD":/w alpine sh -c "cat /w/.env"'],
+    ['docker compose exec web ls', 'docker compose exec web rm -rf /srv'],
+    ['kubectl exec api -- ls', 'kubectl exec api -- sh -c "env"'],
+    ['podman exec c ls', 'podman exec c id'],
+    ['adb shell ls', 'adb shell rm -rf /sdcard'],
+  ];
+  for (const [approved, later] of PAIRS) {
+    it(`an answer for \`${approved}\` does not cover \`${later}\``, async () => {
+      expect(await askedAfterSessionAnswer(approved, later)).not.toEqual([]);
+    });
+  }
+
+  it('the same command again is covered, and verbs that run nothing keep their broad key', async () => {
+    expect(await askedAfterSessionAnswer('docker exec web ls', 'docker exec web ls')).toEqual([]);
+    expect(await askedAfterSessionAnswer('docker logs web', 'docker logs api')).toEqual([]);
+  });
+});
+
+describe("attack: an answer for one git setting covered one git runs as a program (git config core.fsmonitor), and git grep -O", () => {
+  // `git config core.fsmonitor CMD` makes every later `git status` — which runs unasked — run CMD. Its key was
+  // `git config *` with the reasons of `git config user.name x`, so that answer covered it. A setting git runs as a
+  // program is now dangerous (asked every time), and every setting is named in a reason.
+  it('an answer for `git config user.name x` does not cover `git config core.fsmonitor ./x` or `git config --global alias.st "!sh"`', async () => {
+    expect(await askedAfterSessionAnswer('git config user.name x', 'git config core.fsmonitor ./x')).not.toEqual([]);
+    expect(await askedAfterSessionAnswer('git config user.name x', "git config --global alias.st '!sh x'")).not.toEqual([]);
+    expect(await askedAfterSessionAnswer('git config user.name x', 'git config user.email y')).not.toEqual([]);
+    expect(analysis('git config core.fsmonitor ./x').level).toBe('dangerous');
+    expect(analysis('git config core.hooksPath .hooks').level).toBe('dangerous');
+    expect(analysis('git config --unset core.pager').level).toBe('moderate');
+  });
+
+  it('the same setting again is covered', async () => {
+    expect(await askedAfterSessionAnswer('git config user.name x', 'git config user.name y')).toEqual([]);
+  });
+
+  it("an answer for `git grep -Oless x` does not cover `git grep -O'sh -c id' x` (opens the files found with a command)", async () => {
+    expect(await askedAfterSessionAnswer('git grep -Oless x', "git grep -O'sh -c id' x")).not.toEqual([]);
+    expect(await askedAfterSessionAnswer('git grep --open-files-in-pager=less x', "git grep --open-files-in-pager='sh -c id' x")).not.toEqual([]);
   });
 });
