@@ -11,6 +11,8 @@ import {
   resolvePath,
 } from './rules-common.js';
 import { trimTrailingSlashes } from './words.js';
+import { isAbsolute, relative, sep } from 'node:path';
+import { PROTECTED_IN_ROOTS } from '../core/protected-paths.js';
 
 const DISK_DEVICE = /^\/dev\/(sd[a-z]|nvme\d|r?disk\d|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d|md\d|dm-\d|mapper\/)/;
 
@@ -176,6 +178,121 @@ function archiveHomeRules(c: CmdView): Finding[] {
   return [];
 }
 
+/**
+ * Where a program writes besides its output (ADR 0092): `operands` says which operands are written (`all`, the `last`
+ * — a destination —, the `first`, or all `afterFirst`), `options` the options whose value is a written path (`-o F`,
+ * `-oF`, `--output=F`, `--output F`). Values of other options may be read as operands: that only adds a reason.
+ */
+interface WriteSpec {
+  readonly operands: 'all' | 'last' | 'first' | 'afterFirst' | 'none';
+  readonly options: readonly string[];
+}
+const COPY: WriteSpec = { operands: 'last', options: ['-t', '--target-directory'] };
+const EACH: WriteSpec = { operands: 'all', options: [] };
+const OUTPUT: WriteSpec = { operands: 'none', options: ['-o', '--output'] };
+const WRITE_SPECS: ReadonlyMap<string, WriteSpec> = new Map([
+  ['cp', COPY], ['mv', COPY], ['ln', COPY], ['install', COPY], ['gcp', COPY], ['gmv', COPY], ['ditto', COPY],
+  ['rsync', { operands: 'last', options: [] }],
+  ['tee', EACH], ['touch', EACH], ['mkdir', EACH], ['rmdir', EACH], ['truncate', EACH], ['mkfifo', EACH], ['unlink', EACH],
+  ['chattr', EACH], ['chflags', EACH], ['setfacl', EACH], ['xattr', EACH], ['dos2unix', EACH], ['unix2dos', EACH],
+  ['gzip', EACH], ['gunzip', EACH], ['bzip2', EACH], ['bunzip2', EACH], ['xz', EACH], ['unxz', EACH], ['zstd', { operands: 'all', options: ['-o'] }],
+  ['unzstd', EACH], ['trash', EACH], ['trash-put', EACH], ['rename', EACH],
+  ['mknod', { operands: 'first', options: [] }], ['mktemp', { operands: 'all', options: ['-p', '--tmpdir'] }],
+  ['patch', { operands: 'first', options: ['-o', '--output', '-d', '--directory', '-r', '--reject-file', '-B', '--prefix'] }],
+  ['unzip', { operands: 'none', options: ['-d'] }],
+  ['tar', { operands: 'none', options: ['-C', '--directory'] }],
+  ['zip', { operands: 'first', options: [] }],
+  ['7z', { operands: 'none', options: ['-o'] }],
+  ['split', { operands: 'afterFirst', options: [] }], ['csplit', { operands: 'none', options: ['-f', '--prefix'] }],
+  ['xxd', { operands: 'afterFirst', options: [] }], ['uniq', { operands: 'afterFirst', options: [] }],
+  ['sort', OUTPUT], ['shuf', OUTPUT], ['iconv', OUTPUT], ['sdiff', OUTPUT], ['tree', { operands: 'none', options: ['-o'] }],
+  ['curl', { operands: 'none', options: ['-o', '--output', '--output-dir', '-c', '--cookie-jar', '-D', '--dump-header', '--trace', '--trace-ascii', '--stderr'] }],
+  ['wget', { operands: 'none', options: ['-O', '--output-document', '-P', '--directory-prefix', '-o', '--output-file', '-a', '--append-output'] }],
+]);
+/** sed and perl write their file operands only in place (`-i`); git's `--output` and `format-patch -o`. */
+const IN_PLACE: ReadonlySet<string> = new Set(['sed', 'gsed', 'perl']);
+
+/**
+ * The paths a command writes, as written (ADR 0092). `landing` gets where a copied file lands when the destination
+ * is a folder (`cp evil/config .git/`): checked for the files that matter, not named as places.
+ */
+export function writtenPaths(c: CmdView, landing: string[] = []): string[] {
+  const out: string[] = [];
+  let spec = WRITE_SPECS.get(c.exe);
+  if (spec === undefined && IN_PLACE.has(c.exe) && c.args.some((a) => /^-[A-Za-z]*i/.test(a) || a.startsWith('--in-place'))) spec = EACH;
+  if (spec === undefined && c.exe === 'git') spec = { operands: 'none', options: ['--output', ...(c.args.includes('format-patch') || c.args.includes('archive') ? ['-o'] : [])] };
+  if (spec === undefined) return out;
+  const args = c.args;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    for (const o of spec.options) {
+      if (a === o) out.push(args[i + 1] ?? '');
+      else if (o.startsWith('--') ? a.startsWith(o + '=') : a.startsWith(o) && a.length > o.length) out.push(a.slice(o.length + (o.startsWith('--') ? 1 : 0)));
+    }
+  }
+  const ops = operands(args);
+  if (spec.operands === 'all') out.push(...ops);
+  else if (spec.operands === 'first' && ops.length > 0) out.push(ops[0]!);
+  else if (spec.operands === 'afterFirst') out.push(...ops.slice(1));
+  else if (spec.operands === 'last' && ops.length > 1) {
+    const last = ops[ops.length - 1]!;
+    out.push(last);
+    // `cp evil/config .git/`: a file lands in the destination under its own name.
+    for (const src of ops.slice(0, -1)) landing.push(`${trimTrailingSlashes(last)}/${trimTrailingSlashes(src).replace(/^.*\//, '')}`);
+  }
+  return out.filter((p) => p !== '' && p !== '-');
+}
+
+/** Why writing this path makes later programs run code (a PROTECTED_IN_ROOTS file), or undefined. */
+function runsLater(resolved: string | undefined, c: CmdView): Finding | undefined {
+  const entry = resolved === undefined ? undefined : protectedEntry(resolved, c);
+  return entry === undefined ? undefined : dangerous(`changes a file that makes later programs run code (${entry})`);
+}
+
+/** The protected entry (PROTECTED_IN_ROOTS) a path lies in, taken from the project or the home folder, if any. */
+function protectedEntry(path: string, c: CmdView): string | undefined {
+  for (const root of [c.cwd, c.home]) {
+    const rel = relative(root, path);
+    if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) continue;
+    for (const entry of PROTECTED_IN_ROOTS) if (rel === entry || rel.startsWith(entry + sep)) return entry;
+  }
+  // git's settings outside both (`~/.config/git/config`, another repository's `.git/config`).
+  return /(^|\/)\.git\/(config|hooks)(\/|$)|(^|\/)\.config\/git\//.test(path) ? path : undefined;
+}
+
+/**
+ * Why writing `target` needs its own answer (ADR 0092), or undefined: a place outside the project (the sandbox keeps
+ * writes in the project, but `sandbox.enabled: false` does not), a path known only at run time, or git's settings.
+ * The path is named, so an answer for one place never covers another.
+ */
+export function writeTargetFindings(written: string, c: CmdView, out: Finding[]): void {
+  // A redirection's target is source text: `> $'out.txt'` is the plain name (no escapes to decode).
+  const target = /^\$'[^'\\]*'$/.test(written) ? written.slice(2, -1) : written;
+  const p = resolvePath(target, c);
+  // A start-up or system file has its own reason already (the rules that find the target give it).
+  const later = touchesStartupOrSystem(target, c) ? undefined : runsLater(p, c);
+  if (later !== undefined) out.push(later);
+  // Devices are the disk-write entry's and the redirect rules' (`/dev/null` writes nothing anywhere).
+  if (p !== undefined && (p === '/dev' || p.startsWith('/dev/'))) return;
+  if (p === undefined) out.push(moderate(`writes to a path known only when it runs, which may lie outside the project (${target})`));
+  else if (!insideProject(p, c)) out.push(moderate(`writes outside the project (${target})`));
+}
+
+function writeTargetRules(c: CmdView): Finding[] {
+  const out: Finding[] = [];
+  const landing: string[] = [];
+  for (const t of writtenPaths(c, landing)) {
+    if (touchesStartupOrSystem(t, c)) out.push(dangerous('changes shell start-up, login or system files'));
+    writeTargetFindings(t, c, out);
+  }
+  for (const t of landing) {
+    if (touchesStartupOrSystem(t, c)) out.push(dangerous('changes shell start-up, login or system files'));
+    const later = touchesStartupOrSystem(t, c) ? undefined : runsLater(resolvePath(t, c), c);
+    if (later !== undefined) out.push(later);
+  }
+  return out;
+}
+
 export const FILE_RULES: readonly Family[] = [
   { rule: rmRules, programs: ['rm'] },
   { rule: permissionRules, programs: ['chmod', 'chown', 'chgrp'] },
@@ -186,4 +303,5 @@ export const FILE_RULES: readonly Family[] = [
   // Only under xargs, and only for these programs: the family checks the wrapper itself.
   { rule: xargsRules, programs: [...DELETERS, ...HOME_READERS] },
   { rule: archiveHomeRules, programs: COPIERS },
+  { rule: writeTargetRules, programs: [...WRITE_SPECS.keys(), ...IN_PLACE, 'git'] },
 ];

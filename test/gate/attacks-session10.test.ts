@@ -165,3 +165,48 @@ describe("attack: an answer for one git setting covered one git runs as a progra
     expect(await askedAfterSessionAnswer('git grep --open-files-in-pager=less x', "git grep --open-files-in-pager='sh -c id' x")).not.toEqual([]);
   });
 });
+
+describe('attack: an answer for a write in the project covered a write outside it, or into git settings (sandbox off)', () => {
+  // With `sandbox.enabled: false` nothing keeps a write in the project. The key of `mkdir`, `patch`, `unzip`, `cp`,
+  // `echo … >` is `<program> *` and their reasons named no place, so an answer for a write in the project covered one
+  // anywhere (`~/.local/bin/ls`, `~/.config/autostart`). And a write to `.git/config` (`fsmonitor = CMD`) makes
+  // every later `git status`, which runs unasked, run CMD (the sandbox holds that write back; without it nothing does).
+  // Each place is now named in a reason, and the files the sandbox protects are dangerous.
+  const PAIRS: ReadonlyArray<readonly [string, string]> = [
+    ['mkdir -p build', 'mkdir -p ~/.config/autostart'],
+    ['mkdir -p build', 'mkdir -p ~/.local/bin'],
+    ['patch -o out.txt a.patch', 'patch -o ~/.bashrc a.patch'],
+    ['unzip -d out x.zip', 'unzip -d ~/ x.zip'],
+    ['tar xf a.tar -C out', 'tar xf a.tar -C ~/.local'],
+    ['cp a b', 'cp a ~/.local/bin/ls'],
+    ['cp a b', 'cp evil .git/config'],
+    ['cp a b', 'cp evil/config .git/'],
+    ['echo x > out.txt', 'echo x > ~/notes.txt'],
+    ['echo x > out.txt', "printf '[core]\\n\\tfsmonitor = ./x\\n' >> .git/config"],
+    ["sed -i 's/a/b/' README.md", "sed -i 's/^\\[core\\]/&\\n\\tfsmonitor = .\\/x/' .git/config"],
+    ['sort -o out.txt a', 'sort -o ~/.ssh/known_hosts a'],
+    ['curl -o out.json https://x.example/a', 'curl -o ~/.local/bin/ls https://x.example/a'],
+    ['git diff --output=d.txt', 'git diff --output=../d.txt'],
+    ['cp a ~/x', 'cp a ~/y'],
+    ['mv a b', 'mv a "$DEST"'],
+  ];
+  for (const [approved, later] of PAIRS) {
+    it(`an answer for \`${approved}\` does not cover \`${later}\``, async () => {
+      expect(await askedAfterSessionAnswer(approved, later)).not.toEqual([]);
+    });
+  }
+
+  it('writes to git settings are dangerous, and writes in the project or the temp folder are covered as before', async () => {
+    // The files the sandbox keeps an approved command from writing (PROTECTED_IN_ROOTS), here and in the home folder.
+    const lines = [
+      'cp evil .git/config', 'echo x >> .git/config', 'echo x >> ~/.gitconfig', "sed -i 's/a/b/' .git/config", 'cp x .envrc',
+      'mv x .vscode/tasks.json', 'tee .claude/settings.json', 'echo x > ~/.npmrc', 'unzip -d .git/hooks x.zip', 'cp x ~/.config/git/config',
+    ];
+    for (const line of lines) {
+      expect(analysis(line).level, line).toBe('dangerous');
+    }
+    expect(await askedAfterSessionAnswer('cp a b', 'cp c dist/d')).toEqual([]);
+    expect(await askedAfterSessionAnswer('echo x > out.txt', 'echo y > /tmp/scratch.txt')).toEqual([]);
+    expect(await askedAfterSessionAnswer('cp a ~/x', 'cp b ~/x')).toEqual([]);
+  });
+});
