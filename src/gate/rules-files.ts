@@ -11,7 +11,6 @@ import {
   resolvePath,
 } from './rules-common.js';
 import { trimTrailingSlashes } from './words.js';
-import { isAbsolute, relative, sep } from 'node:path';
 import { PROTECTED_IN_ROOTS } from '../core/protected-paths.js';
 
 const DISK_DEVICE = /^\/dev\/(sd[a-z]|nvme\d|r?disk\d|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d|md\d|dm-\d|mapper\/)/;
@@ -220,7 +219,11 @@ export function writtenPaths(c: CmdView, landing: string[] = []): string[] {
   const out: string[] = [];
   let spec = WRITE_SPECS.get(c.exe);
   if (spec === undefined && IN_PLACE.has(c.exe) && c.args.some((a) => /^-[A-Za-z]*i/.test(a) || a.startsWith('--in-place'))) spec = EACH;
-  if (spec === undefined && c.exe === 'git') spec = { operands: 'none', options: ['--output', ...(c.args.includes('format-patch') || c.args.includes('archive') ? ['-o'] : [])] };
+  if (spec === undefined && c.exe === 'git') {
+    // Most git calls write no file of their own: only `--output`, and `-o` of format-patch and archive.
+    if (!c.args.some((a) => a.startsWith('--output') || a.startsWith('-o'))) return out;
+    spec = { operands: 'none', options: ['--output', ...(c.args.includes('format-patch') || c.args.includes('archive') ? ['-o'] : [])] };
+  }
   if (spec === undefined) return out;
   const args = c.args;
   for (let i = 0; i < args.length; i++) {
@@ -230,6 +233,7 @@ export function writtenPaths(c: CmdView, landing: string[] = []): string[] {
       else if (o.startsWith('--') ? a.startsWith(o + '=') : a.startsWith(o) && a.length > o.length) out.push(a.slice(o.length + (o.startsWith('--') ? 1 : 0)));
     }
   }
+  if (spec.operands === 'none') return out.filter((p) => p !== '' && p !== '-');
   const ops = operands(args);
   if (spec.operands === 'all') out.push(...ops);
   else if (spec.operands === 'first' && ops.length > 0) out.push(ops[0]!);
@@ -249,14 +253,24 @@ function runsLater(resolved: string | undefined, c: CmdView): Finding | undefine
   return entry === undefined ? undefined : dangerous(`changes a file that makes later programs run code (${entry})`);
 }
 
+/**
+ * The part of a resolved path below `root`, or undefined when it is not below it. Both are absolute and normalised
+ * (path.resolve), so a prefix test is exact, and cheaper than path.relative on every written path.
+ */
+function below(path: string, root: string): string | undefined {
+  if (root === '/') return path.slice(1);
+  return path.length > root.length && path.charCodeAt(root.length) === 0x2f && path.startsWith(root) ? path.slice(root.length + 1) : undefined;
+}
+
 /** The protected entry (PROTECTED_IN_ROOTS) a path lies in, taken from the project or the home folder, if any. */
 function protectedEntry(path: string, c: CmdView): string | undefined {
   for (const root of [c.cwd, c.home]) {
-    const rel = relative(root, path);
-    if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) continue;
-    for (const entry of PROTECTED_IN_ROOTS) if (rel === entry || rel.startsWith(entry + sep)) return entry;
+    const rel = below(path, root);
+    if (rel === undefined || rel.charCodeAt(0) !== 0x2e) continue; // every entry starts with `.`
+    for (const entry of PROTECTED_IN_ROOTS) if (rel === entry || (rel.startsWith(entry) && rel.charCodeAt(entry.length) === 0x2f)) return entry;
   }
   // git's settings outside both (`~/.config/git/config`, another repository's `.git/config`).
+  if (!path.includes('/.git/') && !path.includes('/.config/git/')) return undefined;
   return /(^|\/)\.git\/(config|hooks)(\/|$)|(^|\/)\.config\/git\//.test(path) ? path : undefined;
 }
 
@@ -266,29 +280,36 @@ function protectedEntry(path: string, c: CmdView): string | undefined {
  * The path is named, so an answer for one place never covers another.
  */
 export function writeTargetFindings(written: string, c: CmdView, out: Finding[]): void {
+  targetFindings(written, c, out, false);
+}
+
+/** writeTargetFindings, and with `startup` the start-up file reason too (the redirect rules give that one themselves). */
+function targetFindings(written: string, c: CmdView, out: Finding[], startup: boolean): void {
   // A redirection's target is source text: `> $'out.txt'` is the plain name (no escapes to decode).
   const target = /^\$'[^'\\]*'$/.test(written) ? written.slice(2, -1) : written;
   const p = resolvePath(target, c);
-  // A start-up or system file has its own reason already (the rules that find the target give it).
-  const later = touchesStartupOrSystem(target, c) ? undefined : runsLater(p, c);
+  // A start-up or system file has its own reason (given here with `startup`, else by the rules that found the target).
+  const system = (p !== undefined && STARTUP_OR_SYSTEM.test(p)) || STARTUP_OR_SYSTEM.test(target);
+  if (system && startup) out.push(dangerous('changes shell start-up, login or system files'));
+  const later = system ? undefined : runsLater(p, c);
   if (later !== undefined) out.push(later);
   // Devices are the disk-write entry's and the redirect rules' (`/dev/null` writes nothing anywhere).
   if (p !== undefined && (p === '/dev' || p.startsWith('/dev/'))) return;
   if (p === undefined) out.push(moderate(`writes to a path known only when it runs, which may lie outside the project (${target})`));
-  else if (!insideProject(p, c)) out.push(moderate(`writes outside the project (${target})`));
+  else if (p !== c.cwd && below(p, c.cwd) === undefined && !insideProject(p, c)) out.push(moderate(`writes outside the project (${target})`));
 }
 
 function writeTargetRules(c: CmdView): Finding[] {
   const out: Finding[] = [];
   const landing: string[] = [];
-  for (const t of writtenPaths(c, landing)) {
-    if (touchesStartupOrSystem(t, c)) out.push(dangerous('changes shell start-up, login or system files'));
-    writeTargetFindings(t, c, out);
-  }
+  for (const t of writtenPaths(c, landing)) targetFindings(t, c, out, true);
   for (const t of landing) {
-    if (touchesStartupOrSystem(t, c)) out.push(dangerous('changes shell start-up, login or system files'));
-    const later = touchesStartupOrSystem(t, c) ? undefined : runsLater(resolvePath(t, c), c);
-    if (later !== undefined) out.push(later);
+    const p = resolvePath(t, c);
+    if ((p !== undefined && STARTUP_OR_SYSTEM.test(p)) || STARTUP_OR_SYSTEM.test(t)) out.push(dangerous('changes shell start-up, login or system files'));
+    else {
+      const later = runsLater(p, c);
+      if (later !== undefined) out.push(later);
+    }
   }
   return out;
 }

@@ -210,3 +210,71 @@ describe('attack: an answer for a write in the project covered a write outside i
     expect(await askedAfterSessionAnswer('cp a ~/x', 'cp b ~/x')).toEqual([]);
   });
 });
+
+describe('attack: a denied command given as the value of an option, a setting or a variable that a program runs was only asked about', () => {
+  // ADR 0090 gave these exact keys, but the deny scan did not read the command in them. Each program runs its value
+  // (a shell for most: `tar --to-command`, `git -c core.pager`, `PAGER`, `ssh -o ProxyCommand`).
+  const LINES = [
+    "tar --to-command='sudo ls' -xf a.tar",
+    "tar cf /dev/null f --checkpoint=1 --checkpoint-action=exec='sudo ls'",
+    "rsync -e 'sudo ls' a b:",
+    "zip -T -TT 'sudo ls' a.zip f",
+    "sort --compress-program='sudo ls' f",
+    "git -c core.pager='sudo ls' log",
+    "git -c alias.x='!sudo ls' x",
+    "git -c core.sshCommand='sudo ls' fetch",
+    "git rebase -x 'sudo ls' main",
+    "git submodule foreach 'sudo ls'",
+    'git bisect run sudo ls',
+    "ssh -o ProxyCommand='sudo ls' host",
+    "man -P 'sudo ls' ls",
+    "vim -c ':!sudo ls'",
+    "less +'!sudo ls' f",
+    "fd -x sudo ls",
+    "rg --pre 'sudo ls' x",
+    "GIT_SSH_COMMAND='sudo ls' git fetch",
+    "PAGER='sudo ls' git log",
+    "LESSOPEN='|sudo ls' less f",
+    "export GIT_PAGER='sudo ls'",
+    'BASH_ENV=<(echo sudo ls) bash -c :',
+    "alias ll='sudo ls'",
+    "mise exec -- sudo ls",
+  ];
+  for (const line of LINES) {
+    it(`\`${line}\` is refused`, () => {
+      expect(analysis(line).policyRule).toBe('privilege');
+    });
+  }
+
+  it('the same options with harmless values are still asked, not refused', () => {
+    for (const line of ["git -c core.pager=less log", 'PAGER=cat git log', "tar --to-command='cat' -xf a.tar", "git -c user.name='sudo ls' log", "vim -c 'set nu' f", 'mise install node']) {
+      expect(decision(line), line).not.toBe('deny');
+    }
+  });
+});
+
+describe('attack: a program named by what echo prints, or a shell named by a variable, was only asked about', () => {
+  // `$(printf sudo) ls` runs sudo; `$SHELL -c CMD` runs CMD in whatever shell SHELL names; `echo CMD | source
+  // /dev/stdin` and `echo CMD | at now` run piped text as a script, as `echo CMD | sh` does (which was refused).
+  const LINES: ReadonlyArray<readonly [string, string]> = [
+    ['$(printf sudo) ls', 'privilege'],
+    ['`echo sudo` -u root id', 'privilege'],
+    ['$(echo sudo ls)', 'privilege'],
+    ['bash -c "$(echo sudo ls)"', 'privilege'],
+    ["$SHELL -c 'sudo ls'", 'privilege'],
+    ["\"${SHELL}\" -c 'sudo ls'", 'privilege'],
+    ['$(printf wisp) approvals approve abc123', 'answer-escalation'],
+    ['echo ls | source /dev/stdin', 'pipe-to-shell'],
+    ['echo ls | . /dev/stdin', 'pipe-to-shell'],
+    ["echo 'ls' | at now", 'pipe-to-shell'],
+  ];
+  for (const [line, entry] of LINES) {
+    it(`\`${line}\` is refused (${entry})`, () => {
+      expect(analysis(line).policyRule).toBe(entry);
+    });
+  }
+
+  it('a computed program or shell with harmless words is still asked', () => {
+    for (const line of ['$(echo ls) -la', "$SHELL -c 'ls'", 'at -f job.sh now', 'echo ls | at -f job.sh now']) expect(decision(line), line).toBe('ask');
+  });
+});
