@@ -358,6 +358,8 @@ interface ScanBudget {
   scanned: ListIndex<PartCost> | undefined;
   /** Each parsed part's words and cost, in order (all of them are scanned before the rough line): see `scanned`. */
   readonly partCosts: PartCost[];
+  /** The line's plain assignments (`a=sudo`, `export b='rm -rf'`), found when a computed program first needs them. */
+  assigned?: ReadonlyMap<string, readonly string[]>;
 }
 
 interface PartCost {
@@ -589,6 +591,10 @@ class PartScan {
     const tail = words.slice(1);
     if (first.startsWith('$(') && first.endsWith(')')) this.printed(first.slice(2, -1), depth, tail);
     else if (first.length > 2 && first.startsWith('`') && first.endsWith('`')) this.printed(first.slice(1, -1), depth, tail);
+    // `a=sudo; $a ls`: a variable the line itself set, read with each value it was given (ADR 0092).
+    const name = /^\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?$/.exec(first)?.[1];
+    const values = name === undefined ? undefined : lineAssignments(this.budget).get(name);
+    for (const v of values ?? []) this.nested([v, ...tail.map(requote)].join(' '), depth);
     for (let i = 1; i + 1 < words.length; i++) {
       const w = words[i]!;
       if (w.includes('c') && /^-[A-Za-z]+$/.test(w)) this.nested(words[i + 1]!, depth);
@@ -684,6 +690,31 @@ function builtinMayGiveCode(code: BuiltinCode, words: readonly string[]): boolea
     if (isAssignment(w) && (code.aliases === true || CODE_ENV.has(w.slice(0, w.indexOf('=')).replace(/\+$/, '')))) return true;
   }
   return false;
+}
+
+/** Builtins whose operands may be assignments (`export a=sudo`). */
+const DECLARING: ReadonlySet<string> = new Set(['export', 'declare', 'typeset', 'local', 'readonly']);
+
+/** The values each name is given by an assignment in the line's parts (ScanBudget.assigned), made on first use. */
+function lineAssignments(budget: ScanBudget): ReadonlyMap<string, readonly string[]> {
+  if (budget.assigned !== undefined) return budget.assigned;
+  const out = new Map<string, string[]>();
+  for (const p of budget.parts) {
+    const ws = p.words;
+    for (let i = DECLARING.has(ws[0] ?? '') ? 1 : 0; i < ws.length; i++) {
+      const w = ws[i]!;
+      if (!isAssignment(w)) {
+        if (w.startsWith('-') && i > 0) continue; // `declare -x a=…`
+        break;
+      }
+      const eq = w.indexOf('=');
+      const name = w.slice(0, w[eq - 1] === '+' ? eq - 1 : eq);
+      const list = out.get(name) ?? [];
+      if (list.length < 8) list.push(w.slice(eq + 1));
+      out.set(name, list);
+    }
+  }
+  return (budget.assigned = out);
 }
 
 /** A word made only of expansions (`$x`, `${x}`, `$(…)`, backticks): unquoted and empty, bash drops it. */

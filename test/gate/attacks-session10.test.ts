@@ -253,8 +253,8 @@ describe('attack: a denied command given as the value of an option, a setting or
   });
 });
 
-describe('attack: a program named by what echo prints, or a shell named by a variable, was only asked about', () => {
-  // `$(printf sudo) ls` runs sudo; `$SHELL -c CMD` runs CMD in whatever shell SHELL names; `echo CMD | source
+describe('attack: a program named by what echo prints, or by a variable, or a shell named by a variable, was only asked about', () => {
+  // `$(printf sudo) ls` runs sudo, and so does `a=sudo; $a ls`; `$SHELL -c CMD` runs CMD in whatever shell SHELL names; `echo CMD | source
   // /dev/stdin` and `echo CMD | at now` run piped text as a script, as `echo CMD | sh` does (which was refused).
   const LINES: ReadonlyArray<readonly [string, string]> = [
     ['$(printf sudo) ls', 'privilege'],
@@ -264,6 +264,10 @@ describe('attack: a program named by what echo prints, or a shell named by a var
     ["$SHELL -c 'sudo ls'", 'privilege'],
     ["\"${SHELL}\" -c 'sudo ls'", 'privilege'],
     ['$(printf wisp) approvals approve abc123', 'answer-escalation'],
+    ['a=sudo; $a ls', 'privilege'],
+    ["a='sudo ls'; eval $a", 'privilege'],
+    ['export p=sudo; ${p} ls', 'privilege'],
+    ['b=wisp; $b approvals approve abc123', 'answer-escalation'],
     ['echo ls | source /dev/stdin', 'pipe-to-shell'],
     ['echo ls | . /dev/stdin', 'pipe-to-shell'],
     ["echo 'ls' | at now", 'pipe-to-shell'],
@@ -275,6 +279,6 @@ describe('attack: a program named by what echo prints, or a shell named by a var
   }
 
   it('a computed program or shell with harmless words is still asked', () => {
-    for (const line of ['$(echo ls) -la', "$SHELL -c 'ls'", 'at -f job.sh now', 'echo ls | at -f job.sh now']) expect(decision(line), line).toBe('ask');
+    for (const line of ['$(echo ls) -la', "$SHELL -c 'ls'", 'at -f job.sh now', 'echo ls | at -f job.sh now', 'x=ls; $x -la']) expect(decision(line), line).toBe('ask');
   });
 });
