@@ -687,7 +687,11 @@ function builtinMayGiveCode(code: BuiltinCode, words: readonly string[]): boolea
       for (let j = 1; j < w.length; j++) if (letters.includes(w[j]!)) return true;
     }
     if (code.arithmetic && w.includes('[') && HOLDS_SUBSTITUTION.test(w)) return true;
-    if (isAssignment(w) && (code.aliases === true || CODE_ENV.has(w.slice(0, w.indexOf('=')).replace(/\+$/, '')))) return true;
+    if (isAssignment(w) && (code.aliases === true || CODE_ENV.has(w.slice(0, w.indexOf('=')).replace(/\+$/, '')))) {
+      // The value leads anywhere only with a name of interest, or a computed word, in it (ADR 0073).
+      const value = w.slice(w.indexOf('=') + 1);
+      if (value.includes('$') || value.includes('`') || textMayMatter(value)) return true;
+    }
   }
   return false;
 }

@@ -6,10 +6,13 @@ import {
   dangerous,
   hasFlag,
   insideProject,
+  isInside,
+  TEMP_ROOTS,
   moderate,
   operands,
   resolvePath,
 } from './rules-common.js';
+import { resolve } from 'node:path';
 import { trimTrailingSlashes } from './words.js';
 import { PROTECTED_IN_ROOTS } from '../core/protected-paths.js';
 
@@ -262,6 +265,13 @@ function below(path: string, root: string): string | undefined {
   return path.length > root.length && path.charCodeAt(root.length) === 0x2f && path.startsWith(root) ? path.slice(root.length + 1) : undefined;
 }
 
+/** Inside a temp folder (what insideProject allows besides the project), by prefix: both paths are normalised. */
+function inTemp(p: string): boolean {
+  for (const t of TEMP_ROOTS) if (p === t || below(p, t) !== undefined) return true;
+  const tmp = process.env.TMPDIR;
+  return tmp !== undefined && tmp !== '' && isInside(p, resolve(tmp));
+}
+
 /** The protected entry (PROTECTED_IN_ROOTS) a path lies in, taken from the project or the home folder, if any. */
 function protectedEntry(path: string, c: CmdView): string | undefined {
   for (const root of [c.cwd, c.home]) {
@@ -296,7 +306,7 @@ function targetFindings(written: string, c: CmdView, out: Finding[], startup: bo
   // Devices are the disk-write entry's and the redirect rules' (`/dev/null` writes nothing anywhere).
   if (p !== undefined && (p === '/dev' || p.startsWith('/dev/'))) return;
   if (p === undefined) out.push(moderate(`writes to a path known only when it runs, which may lie outside the project (${target})`));
-  else if (p !== c.cwd && below(p, c.cwd) === undefined && !insideProject(p, c)) out.push(moderate(`writes outside the project (${target})`));
+  else if (p !== c.cwd && below(p, c.cwd) === undefined && !inTemp(p)) out.push(moderate(`writes outside the project (${target})`));
 }
 
 function writeTargetRules(c: CmdView): Finding[] {

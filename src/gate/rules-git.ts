@@ -1,5 +1,6 @@
 // git: which subcommands only read, which change the repository, and which lose work or rewrite remote history.
 import { type CmdView, type Family, type Finding, dangerous, hasFlag, hasLong, mentionsOption, moderate, operands } from './rules-common.js';
+import { networkPlaces } from './rules-net.js';
 
 /** Global options that take a value in the next word (unless written `--opt=value`). */
 export const GIT_VALUE_OPTIONS = ['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--config-env', '--super-prefix'];
@@ -177,7 +178,17 @@ export function gitRules(c: CmdView): Finding[] {
   if (g.sub === 'config' && /credential|token|password/i.test(a.join(' '))) out.push(moderate('reads or sets a credential setting'));
   if (g.sub === 'config' && !gitReadOnly(c.args)) out.push(...configWriteFindings(a));
   if (!gitReadOnly(c.args)) {
-    if (g.sub !== undefined && NETWORK.has(g.sub)) out.push(moderate('uses the network'));
+    if (g.sub !== undefined && NETWORK.has(g.sub)) {
+      out.push(moderate('uses the network'));
+      // The remote is named: an answer for `git push origin` does not cover another remote or URL (ADR 0092).
+      const places = networkPlaces(c);
+      if (places.length > 0) out.push(moderate(`reaches ${places.join(', ')}`));
+    }
+    // `git remote add x URL`, `set-url`: the URL's host is named, as where a later `git push x` goes.
+    if (g.sub === 'remote' && /^(add|set-url)$/.test(a[0] ?? '')) {
+      const places = networkPlaces(c);
+      if (places.length > 0) out.push(moderate(`names a remote at ${places.join(', ')}`));
+    }
     out.push(moderate('changes repository state'));
   }
   return out;
