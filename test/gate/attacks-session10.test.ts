@@ -1,48 +1,19 @@
 // Attacks found in session 10 (attack10). Each test below fails on the gate as the attack found it (81cb4c2).
 // The lines with a refusal were run in bash with a harmless command in place of the denied one: bash runs the code.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryAudit, type AuditContext } from '../../src/audit/kinds.js';
-import { ConfigSchema, defaultConfig } from '../../src/config/schema.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../src/config/schema.js';
 import { analyzeLine, decisionFor, type LineAnalysis } from '../../src/gate/analyze.js';
-import { Gate } from '../../src/gate/gate.js';
 import { initParser } from '../../src/gate/parse.js';
-import { ApprovalCache } from '../../src/gate/session-approvals.js';
-import { ApprovalStore } from '../../src/gate/store.js';
-import { CountingChannel } from '../helpers/counting-channel.js';
+import { askedAfterSessionAnswer as askedAfter } from '../helpers/session-answer.js';
 
 const PROJECT = '/work/project';
-const dirs: string[] = [];
 
 beforeAll(async () => {
   await initParser();
 });
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
 
-/** The commands the person is asked about for `later`, after saying yes, for the session, to all of `approved`. */
-async function askedAfterSessionAnswer(approved: string, later: string): Promise<string[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'wisp-attack10-'));
-  dirs.push(dir);
-  const channel = new CountingChannel({ kind: 'approved', scope: 'session' });
-  const gate = new Gate({
-    config: ConfigSchema.parse({}),
-    audit: new MemoryAudit(),
-    channel,
-    store: new ApprovalStore(join(dir, 'approvals.json')),
-    sessionApprovals: new ApprovalCache(),
-    source: 'test',
-    project: PROJECT,
-  });
-  const ctx: AuditContext = { session: 's', turn: 1 };
-  const clear = (line: string) => gate.clear({ line, cwd: PROJECT, ctx, turnApprovals: new ApprovalCache() });
-  expect((await clear(approved)).allowed).toBe(true);
-  const before = channel.asked.length;
-  await clear(later);
-  return channel.asked.slice(before).map((e) => (e.verb === 'approval' ? e.request.command : e.verb));
+function askedAfterSessionAnswer(approved: string, later: string): Promise<string[]> {
+  return askedAfter(approved, later, PROJECT);
 }
 
 const config = defaultConfig();
