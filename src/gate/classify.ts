@@ -59,7 +59,7 @@ const tidyPaths = (text: string): string => text.replace(SLASH_RUN, '/');
 
 /** Names and values that may hold secrets: a read-only command touching them is no longer safe. */
 export const SENSITIVE =
-  /(^|[/\s'"=@:])\.env|secret|token|passw|credential|\.pem\b|\.key\b|\.p12\b|\.pfx\b|\.jks\b|private|id_(rsa|dsa|ecdsa|ed25519)|_history\b|keychain|\.kdbx\b|\.db\b|\.sqlite3?\b|\.netrc|\.npmrc|\.pypirc|api[_-]?key|cookies|\/environ\b/i;
+  /(^|[/\s'"=@:])\.env|secret|token|passw|credential|\.pem\b|\.key\b|\.p12\b|\.pfx\b|\.jks\b|private|id_(rsa|dsa|ecdsa|ed25519)|_history\b|keychain|\.kdbx\b|\.tfstate\b|\.tfvars\b|wp-config\.php|\.dockercfg\b|\.db\b|\.sqlite3?\b|\.netrc|\.npmrc|\.pypirc|api[_-]?key|cookies|\/environ\b/i;
 
 /**
  * Every alternative of CREDENTIALS and SENSITIVE holds a `.`, a `/` or one of these words in some case (a test

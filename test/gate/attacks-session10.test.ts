@@ -281,3 +281,20 @@ describe('attack: an answer for one network destination covered any other (git p
     expect(await askedAfterSessionAnswer('scp a.txt build:/tmp', 'scp b.txt build:/srv')).toEqual([]);
   });
 });
+
+describe('attack: secrets under ordinary-looking names were read unasked (terraform.tfstate, *.tfvars, wp-config.php)', () => {
+  // Terraform keeps every resource's secrets in plain text in its state, and `*.tfvars` often hold the inputs;
+  // wp-config.php holds WordPress's database password. `cat terraform.tfstate` ran unasked, and the containment
+  // showed the file. They are now secret names for both the classifier and the containment.
+  for (const line of ['cat terraform.tfstate', 'head -n 50 prod.tfvars', 'cat wp-config.php', 'sed -n p terraform.tfstate.backup', 'cat .dockercfg']) {
+    it(`\`${line}\` is asked`, () => {
+      expect(decision(line)).not.toBe('run');
+    });
+  }
+
+  it('the containment hides them', async () => {
+    const { isSecretFileName } = await import('../../src/sandbox/secrets.js');
+    for (const name of ['terraform.tfstate', 'terraform.tfstate.backup', 'prod.tfvars', 'wp-config.php', '.dockercfg']) expect(isSecretFileName(name), name).toBe(true);
+    expect(isSecretFileName('main.tf')).toBe(false);
+  });
+});
