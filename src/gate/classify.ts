@@ -10,7 +10,7 @@ import { normalisedForms } from './policy.js';
 import { isVersionOrHelp } from './readonly.js';
 import { type TableVerdict, readOnlyByTable } from './table/index.js';
 import { type CmdView, type Family, type Finding, type RuleFamily, dangerous, fullText, moderate, operands } from './rules-common.js';
-import { FILE_RULES, touchesStartupOrSystem } from './rules-files.js';
+import { FILE_RULES, touchesStartupOrSystem, writeTargetFindings } from './rules-files.js';
 import { GIT_RULES } from './rules-git.js';
 import { NET_RULES } from './rules-net.js';
 import { SYSTEM_RULES } from './rules-system.js';
@@ -59,7 +59,7 @@ const tidyPaths = (text: string): string => text.replace(SLASH_RUN, '/');
 
 /** Names and values that may hold secrets: a read-only command touching them is no longer safe. */
 export const SENSITIVE =
-  /(^|[/\s'"=@:])\.env|secret|token|passw|credential|\.pem\b|\.key\b|\.p12\b|\.pfx\b|\.jks\b|private|id_(rsa|dsa|ecdsa|ed25519)|_history\b|keychain|\.kdbx\b|\.db\b|\.sqlite3?\b|\.netrc|\.npmrc|\.pypirc|api[_-]?key|cookies|\/environ\b/i;
+  /(^|[/\s'"=@:])\.env|secret|token|passw|credential|\.pem\b|\.key\b|\.p12\b|\.pfx\b|\.jks\b|private|id_(rsa|dsa|ecdsa|ed25519)|_history\b|keychain|\.kdbx\b|\.tfstate\b|\.tfvars\b|wp-config\.php|\.dockercfg\b|\.db\b|\.sqlite3?\b|\.netrc|\.npmrc|\.pypirc|api[_-]?key|cookies|\/environ\b/i;
 
 /**
  * Every alternative of CREDENTIALS and SENSITIVE holds a `.`, a `/` or one of these words in some case (a test
@@ -109,6 +109,8 @@ function makeView(part: Part, words: readonly string[], text: string, cwd: strin
 interface RedirectInfo {
   readonly op: string;
   readonly target: string;
+  /** The target as written (`$'out.txt'`, which the rough reading gives as `$out.txt`). */
+  readonly raw: string;
 }
 
 /** The first word of the first segment that has one (what `.flat()[0]` gives, without the flat copy). */
@@ -121,7 +123,7 @@ function readRedirect(text: string): RedirectInfo | undefined {
   const m = /^\s*(?:(?:\d+|\{\w+\})\s*)?(&>>|&>|>>|>\||>&|>|<<<|<<-|<<|<>|<&|<)\s*([\s\S]*)$/.exec(text);
   if (!m) return undefined;
   const target = firstWord(roughSegments(m[2]!)) ?? m[2]!.trim();
-  return { op: m[1]!, target };
+  return { op: m[1]!, target, raw: m[2]!.trim() };
 }
 
 function redirectFindings(c: CmdView, out: Finding[]): void {
@@ -133,6 +135,7 @@ function redirectFindings(c: CmdView, out: Finding[]): void {
     if (DISK_TARGET.test(r.target)) out.push(dangerous('destroys a disk or volume'));
     else if (touchesStartupOrSystem(r.target, c)) out.push(dangerous('changes shell start-up, login or system files'));
     out.push(moderate('writes to a file'));
+    writeTargetFindings(/^\$'[^'\\]*'$/.test(r.raw) ? r.raw : r.target, c, out);
   }
 }
 

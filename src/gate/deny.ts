@@ -8,7 +8,7 @@ import { posix } from 'node:path';
 import { canParse, isSubstitutionLine, parsedAsWritten, parseLine, ParserNotReady } from './parse.js';
 import { BOUNDED_LENGTH } from './parse/runtime.js';
 import type { Part } from './types.js';
-import { basename, dropExpansions, isAssignment, roughlyOneList, roughlyPlain, roughSegments, stripEnclosingQuotes, trimTrailingSlashes } from './words.js';
+import { basename, dropExpansions, isAssignment, requote, roughlyOneList, roughlyPlain, roughSegments, stripEnclosingQuotes, trimTrailingSlashes } from './words.js';
 import { MULTI_CALL, SHELLS as SHELL_PROGRAMS } from '../core/shells.js';
 import { isWrapper, resolveCommand } from './wrappers.js';
 import { mayHoldName } from './name-tokens.js';
@@ -61,6 +61,7 @@ const LAUNCHERS = new Set([
   'nix-shell', 'nix', 'direnv', 'dotenv', 'time', 'nice', 'nohup', 'env', 'exec', 'command', 'builtin', 'xargs', 'timeout', 'stdbuf',
   'ionice', 'setsid', 'watch', 'unbuffer', 'chronic', 'caffeinate', 'sudo', 'doas', 'pkexec', 'run0', 'su', 'runuser', 'sg', 'ksu',
   'please', 'machinectl', 'stdbuf', 'then', 'do', 'else', 'if', 'while', 'until', '!', 'coproc', 'fc', 'tsp', 'sem', 'ssh',
+  'mise', 'rtx', 'asdf', 'devbox', 'proot', 'watchexec', 'xterm', 'gnome-terminal', 'konsole', 'alacritty', 'kitty', 'wezterm',
 ]);
 
 /** Options of launchers whose value is a shell command line (`script -c CMD`, `su -c CMD`, `npx -c CMD`). */
@@ -79,7 +80,129 @@ const COMMAND_OPTIONS: ReadonlyMap<string, readonly string[]> = new Map(Object.e
 } satisfies Record<string, readonly string[]>));
 const NO_OPTIONS: readonly string[] = [];
 
-const PACKAGE_MANAGERS = new Set(['npm', 'pnpm', 'yarn', 'bun']);
+/**
+ * bash builtins given code in an option (ADR 0090, 0092): `line` options take a command line the builtin runs
+ * (`mapfile -C CMD`, `compgen -C CMD`), `expanded` options a text it expands (`compgen -W '$(cmd)'`), `program`
+ * options a program a later name runs (`hash -p PROG NAME`). `arithmetic`: the words are evaluated as arithmetic or
+ * as names with subscripts (`let 'a[$(cmd)]=1'`, `declare -i`, `read 'a[$(cmd)]'`), where a `$(…)` runs. Short
+ * options only: none of them has long ones; a letter counts anywhere in a cluster (`-tC CMD`, `-CCMD`).
+ */
+interface BuiltinCode {
+  readonly line: string;
+  readonly expanded: string;
+  readonly program: string;
+  readonly arithmetic: boolean;
+  /** `alias NAME=VALUE`: each value is a command line. */
+  readonly aliases?: boolean;
+}
+const BUILTIN_CODE: ReadonlyMap<string, BuiltinCode> = new Map(Object.entries({
+  mapfile: { line: 'C', expanded: '', program: '', arithmetic: true },
+  readarray: { line: 'C', expanded: '', program: '', arithmetic: true },
+  compgen: { line: 'C', expanded: 'W', program: '', arithmetic: false },
+  complete: { line: 'C', expanded: 'W', program: '', arithmetic: false },
+  hash: { line: '', expanded: '', program: 'p', arithmetic: false },
+  let: { line: '', expanded: '', program: '', arithmetic: true },
+  declare: { line: '', expanded: '', program: '', arithmetic: true },
+  typeset: { line: '', expanded: '', program: '', arithmetic: true },
+  local: { line: '', expanded: '', program: '', arithmetic: true },
+  export: { line: '', expanded: '', program: '', arithmetic: true },
+  readonly: { line: '', expanded: '', program: '', arithmetic: true },
+  read: { line: '', expanded: '', program: '', arithmetic: true },
+  unset: { line: '', expanded: '', program: '', arithmetic: true },
+  test: { line: '', expanded: '', program: '', arithmetic: true },
+  '[': { line: '', expanded: '', program: '', arithmetic: true },
+  '[[': { line: '', expanded: '', program: '', arithmetic: true },
+  alias: { line: '', expanded: '', program: '', arithmetic: false, aliases: true },
+} satisfies Record<string, BuiltinCode>));
+
+/**
+ * Options of other programs whose value is a command the program runs, through a shell or as a program and its words
+ * (ADR 0090's code options that take a command, read by the scan since ADR 0092): `tar --to-command=CMD`, `rsync -e
+ * CMD`, `ssh -o ProxyCommand=CMD`, `man -P CMD`, `vim -c '!CMD'`, `less +!CMD`, `git -c core.pager=CMD`. A long option
+ * is matched whole (`--opt=V`, `--opt V`), a short one also with its value attached (`-eCMD`), `+` as a word's start.
+ * The value is read as a command line after `valueOf` takes off what is not the command.
+ */
+const VIM_CODE = ['-c', '--cmd', '+'];
+const SSH_CODE = ['-o', '-S'];
+const FD_CODE = ['-x', '--exec', '-X', '--exec-batch'];
+const CODE_VALUES: ReadonlyMap<string, readonly string[]> = new Map(Object.entries({
+  tar: ['--to-command', '--checkpoint-action', '--use-compress-program', '-I', '--rsh-command', '--info-script', '-F', '--new-volume-script'],
+  rsync: ['-e', '--rsh', '--rsync-path'],
+  zip: ['-TT', '--unzip-command'],
+  sort: ['--compress-program'],
+  git: ['-c', '--upload-pack', '--receive-pack', '--exec', '--sendmail-cmd', '--extcmd', '--open-files-in-pager', '--to-cmd', '--cc-cmd', '--header-cmd'],
+  ssh: SSH_CODE, scp: SSH_CODE, sftp: SSH_CODE,
+  man: ['-P', '--pager', '-H', '--html'],
+  nodemon: ['--exec', '-x'],
+  fd: FD_CODE, fdfind: FD_CODE,
+  rg: ['--pre'],
+  vim: VIM_CODE, vi: VIM_CODE, nvim: VIM_CODE, view: VIM_CODE, ex: VIM_CODE, vimdiff: VIM_CODE,
+  less: ['+'], more: ['+'],
+} satisfies Record<string, readonly string[]>));
+
+/** ssh settings whose value is a command (`-o ProxyCommand=CMD`), lower-case. */
+const SSH_COMMAND_SETTINGS = /^(proxycommand|localcommand|knownhostscommand|remotecommand)[=\s]/i;
+
+/**
+ * git settings whose value git runs (`git -c core.pager=CMD log`, `-c alias.x='!CMD'`): by the key's last segment.
+ * (rules-git.ts rates setting them; here only the ones whose value is a command line.)
+ */
+const GIT_COMMAND_SETTINGS = /^[a-z0-9.-]*\.(fsmonitor|sshcommand|pager|editor|askpass|gitproxy|external|textconv|command|driver|clean|smudge|process|helper|program|cmd|uploadpack|receivepack|packobjectshook|difffilter|sendmailcmd|tocmd|cccmd|headercmd|browser)=/i;
+
+/** The command in a code option's value (CODE_VALUES), or undefined when the value holds none. */
+function valueOf(program: string, option: string, value: string): string | undefined {
+  if (program === 'git' && option === '-c') {
+    if (/^alias\./i.test(value)) return value.slice(value.indexOf('=') + 1).replace(/^!/, '');
+    return GIT_COMMAND_SETTINGS.test(value) ? value.slice(value.indexOf('=') + 1) : undefined;
+  }
+  if (option === '-o') return SSH_COMMAND_SETTINGS.test(value) ? value.replace(/^[A-Za-z]+[=\s]\s*/, '') : undefined;
+  if (option === '--checkpoint-action') return value.startsWith('exec=') ? value.slice(5) : undefined;
+  // vim's `-c ':!CMD'`, `+!CMD`; less's `+!CMD` (other ex commands run no program).
+  if (option === '+' || (option === '-c' && VIM_CODE === CODE_VALUES.get(program)) || option === '--cmd') {
+    const bang = value.replace(/^[:\s]*/, '');
+    return bang.startsWith('!') ? bang.slice(1) : undefined;
+  }
+  return value;
+}
+
+/** The commands a program's word at `i` gives in its code options (CODE_VALUES): none for most words. */
+function commandsInOption(name: string, options: readonly string[], program: readonly string[], i: number): string[] {
+  const w = program[i]!;
+  const out: string[] = [];
+  if (w.charCodeAt(0) !== 0x2d && w.charCodeAt(0) !== 0x2b) return out; // `-` or `+`
+  for (const o of options) {
+    let value: string | undefined;
+    if (o === '+') value = w.startsWith('+') ? w.slice(1) : undefined;
+    else if (w === o) value = program[i + 1];
+    else if (o.startsWith('--')) value = w.startsWith(o + '=') ? w.slice(o.length + 1) : undefined;
+    else if (w.startsWith(o) && w.length > o.length) value = w.slice(o.length);
+    const command = value === undefined ? undefined : valueOf(name, o, value);
+    if (command !== undefined && command.trim() !== '') out.push(command);
+  }
+  return out;
+}
+
+/**
+ * Environment names whose value a program runs as a command (`GIT_SSH_COMMAND='CMD' git fetch`, `PAGER`,
+ * `LESSOPEN='|CMD'`), or whose file bash runs (`BASH_ENV=<(echo CMD)`): an assignment to one is read as that command.
+ */
+const CODE_ENV: ReadonlySet<string> = new Set([
+  'GIT_SSH_COMMAND', 'GIT_SSH', 'GIT_PAGER', 'PAGER', 'MANPAGER', 'SYSTEMD_PAGER', 'GIT_EDITOR', 'EDITOR', 'VISUAL',
+  'GIT_SEQUENCE_EDITOR', 'LESSOPEN', 'LESSCLOSE', 'BROWSER', 'GIT_EXTERNAL_DIFF', 'GIT_PROXY_COMMAND', 'RSYNC_RSH',
+  'PROMPT_COMMAND', 'SUDO_ASKPASS', 'SSH_ASKPASS', 'GIT_ASKPASS', 'FCEDIT', 'BASH_ENV', 'ENV',
+]);
+
+/** Programs that launch their operands only through some verbs (`npm exec`, `mise x`): others install or list. */
+const LAUNCH_VERBS: ReadonlyMap<string, RegExp> = new Map([
+  ['npm', /^(exec|x|dlx)$/], ['pnpm', /^(exec|x|dlx)$/], ['yarn', /^(exec|x|dlx)$/], ['bun', /^(exec|x|dlx)$/],
+  ['mise', /^(exec|x|run|r)$/], ['rtx', /^(exec|x|run|r)$/], ['asdf', /^exec$/], ['devbox', /^run$/],
+]);
+
+/** A command substitution in a word the parser left as text (quoted): what arithmetic or an expanded list would run. */
+const HOLDS_SUBSTITUTION = /\$\(|`|<\(/;
+
+/** Programs whose output, as the script of `bash <(…)` or `. <(…)`, is their operands: `echo CODE`, `printf CODE`. */
+const PRINTERS: ReadonlySet<string> = new Set(['echo', 'printf']);
 
 /** Programs that run commands read from their stdin later or elsewhere (`curl … | at now`, `curl … | crontab -`). */
 const STDIN_RUNNERS = new Set(['at', 'batch', 'crontab']);
@@ -235,6 +358,8 @@ interface ScanBudget {
   scanned: ListIndex<PartCost> | undefined;
   /** Each parsed part's words and cost, in order (all of them are scanned before the rough line): see `scanned`. */
   readonly partCosts: PartCost[];
+  /** The line's plain assignments (`a=sudo`, `export b='rm -rf'`), found when a computed program first needs them. */
+  assigned?: ReadonlyMap<string, readonly string[]>;
 }
 
 interface PartCost {
@@ -339,6 +464,8 @@ class PartScan {
       this.visit(words.slice(1), depth);
       return;
     }
+    // `GIT_SSH_COMMAND='CMD' git fetch`, `PAGER=CMD`: a value some program runs (ADR 0092).
+    for (let i = 0; i < words.length && isAssignment(words[i]!); i++) this.codeAssignment(words[i]!, depth);
     // No assignment or wrapper first: resolveCommand would find the words themselves, one layer (ADR 0073).
     const direct = shortcuts && !isAssignment(words[0]!) && !isWrapper(basename(words[0]!).toLowerCase());
     const resolved = direct ? undefined : resolveCommand(words);
@@ -354,13 +481,28 @@ class PartScan {
       this.out.push({ words: rest, part: this.part, names });
       program = rest;
       programNames = names;
+      // `$unset sudo ls`, `$(true) sudo ls`: an unquoted word that expands to nothing is dropped, and the next word
+      // is the program bash runs (ADR 0092). The parser's words have no quotes left: `"$x" sudo` is read so too.
+      if (rest.length > 1 && vanishes(rest[0]!)) this.visit(rest.slice(1), depth);
+      this.dynamicProgram(rest, depth);
     }
     // The last layer is the program; one past the end leaves none (layers only grow, so `program` is that layer's).
     if (starts[starts.length - 1]! >= all.length || program.length === 0) return;
     for (const name of programNames) {
+      const code = BUILTIN_CODE.get(name);
+      if (code !== undefined) this.builtinCode(code, program, depth);
+      const options = CODE_VALUES.get(name);
+      if (options !== undefined) this.codeValues(name, options, program, depth);
+      // `bash <(echo CODE)`, `. <(printf CODE)`: what the substitution prints is the script (ADR 0092).
+      if (SHELLS.has(name) || name === 'source' || name === '.') {
+        for (let i = 1; i < program.length; i++) if (program[i]!.startsWith('<(') && program[i]!.endsWith(')')) this.printed(program[i]!.slice(2, -1), depth);
+      }
+    }
+    for (const name of programNames) {
       if (!LAUNCHERS.has(name) && !SHELLS.has(name) && !PRIVILEGE.has(name)) continue;
       // Package managers launch a program only through exec/dlx (`npm install sudo` installs a package).
-      if (PACKAGE_MANAGERS.has(name) && !/^(exec|x|dlx)$/.test(program[1] ?? '')) continue;
+      const verbs = LAUNCH_VERBS.get(name);
+      if (verbs !== undefined && !verbs.test(program[1] ?? '')) continue;
       const cmdOpts = COMMAND_OPTIONS.get(name) ?? NO_OPTIONS; // a Map: the name is a fresh string (ADR 0074)
       this.charge(program.length);
       for (let i = 1; i < program.length; i++) {
@@ -380,6 +522,98 @@ class PartScan {
           if (/\s/.test(w)) this.nested(w, depth);
         }
       }
+    }
+  }
+
+  /** The code a builtin is given in its words (BUILTIN_CODE): read as a command line, or as a program's name. */
+  private builtinCode(code: BuiltinCode, program: readonly string[], depth: number): void {
+    this.charge(program.length);
+    for (let i = 1; i < program.length; i++) {
+      const w = program[i]!;
+      // Only a subscript runs what a value holds (`a[$(cmd)]`): `let '$(cmd)'` is a syntax error to bash.
+      if (code.arithmetic && w.includes('[') && HOLDS_SUBSTITUTION.test(w)) this.nested(w, depth);
+      // `export PAGER=CMD`; `alias ll='CMD'` (an alias's value is code wherever it is used).
+      if (isAssignment(w)) {
+        if (code.aliases) this.nested(w.slice(w.indexOf('=') + 1), depth);
+        else this.codeAssignment(w, depth);
+      }
+      if (w.length < 2 || w.charCodeAt(0) !== 0x2d || w.startsWith('--')) continue;
+      // The option's value: the rest of the cluster after the letter, or the next word.
+      for (let j = 1; j < w.length; j++) {
+        const letter = w[j]!;
+        const kind = code.line.includes(letter) ? 'line' : code.expanded.includes(letter) ? 'expanded' : code.program.includes(letter) ? 'program' : undefined;
+        if (kind === undefined) continue;
+        const value = j + 1 < w.length ? w.slice(j + 1) : (program[i + 1] ?? '');
+        if (kind === 'line') this.nested(value, depth);
+        else if (kind === 'program') this.visit([value], depth + 1);
+        else if (HOLDS_SUBSTITUTION.test(value)) this.nested(value, depth);
+        break;
+      }
+    }
+  }
+
+  /** The commands in a program's code options (CODE_VALUES). */
+  private codeValues(name: string, options: readonly string[], program: readonly string[], depth: number): void {
+    this.charge(program.length);
+    if (name === 'git') this.gitCommands(program, depth);
+    for (let i = 1; i < program.length; i++) for (const command of commandsInOption(name, options, program, i)) this.nested(command, depth);
+  }
+
+  /** git's verbs that run a command: `rebase -x CMD` (`--exec`), `submodule foreach CMD…`, `bisect run CMD…`. */
+  private gitCommands(program: readonly string[], depth: number): void {
+    for (let i = 1; i < program.length; i++) {
+      const w = program[i]!;
+      if (w === 'foreach' && program.includes('submodule')) this.nested(program.slice(i + 1).join(' '), depth);
+      else if (w === 'run' && program.includes('bisect')) this.visit(program.slice(i + 1), depth + 1);
+      else if (program.includes('rebase') && (w === '-x' || w === '--exec')) this.nested(program[i + 1] ?? '', depth);
+      else if (program.includes('rebase') && (w.startsWith('--exec=') || (w.startsWith('-x') && w.length > 2))) this.nested(w.slice(w.startsWith('-x') ? 2 : 7), depth);
+    }
+  }
+
+  /** An assignment whose value a program runs (CODE_ENV): `LESSOPEN='|CMD'`, `BASH_ENV=<(echo CMD)`. */
+  private codeAssignment(word: string, depth: number): void {
+    const eq = word.indexOf('=');
+    const name = word.slice(0, word[eq - 1] === '+' ? eq - 1 : eq);
+    if (!CODE_ENV.has(name)) return;
+    const value = word.slice(eq + 1);
+    if (value.startsWith('<(') && value.endsWith(')')) this.printed(value.slice(2, -1), depth);
+    else this.nested(value.replace(/^\|/, ''), depth);
+  }
+
+  /**
+   * A program word computed at run time: `$(echo CMD)` runs what echo prints, and `$SHELL -c CMD` (any computed
+   * program given `-c`) is read as a shell given CMD (ADR 0092).
+   */
+  private dynamicProgram(words: readonly string[], depth: number): void {
+    const first = words[0]!;
+    if (!first.includes('$') && !first.includes('`')) return;
+    // What echo prints is the program, and the words after it its arguments (`$(printf wisp) approvals approve x`).
+    const tail = words.slice(1);
+    if (first.startsWith('$(') && first.endsWith(')')) this.printed(first.slice(2, -1), depth, tail);
+    else if (first.length > 2 && first.startsWith('`') && first.endsWith('`')) this.printed(first.slice(1, -1), depth, tail);
+    // `a=sudo; $a ls`: a variable the line itself set, read with each value it was given (ADR 0092).
+    const name = /^\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?$/.exec(first)?.[1];
+    const values = name === undefined ? undefined : lineAssignments(this.budget).get(name);
+    for (const v of values ?? []) this.nested([v, ...tail.map(requote)].join(' '), depth);
+    for (let i = 1; i + 1 < words.length; i++) {
+      const w = words[i]!;
+      if (w.includes('c') && /^-[A-Za-z]+$/.test(w)) this.nested(words[i + 1]!, depth);
+      if (!w.startsWith('-')) break;
+    }
+  }
+
+  /** The script a process substitution prints when it echoes its operands (`echo CODE`, `printf CODE`). */
+  private printed(source: string, depth: number, tail: readonly string[] = []): void {
+    if (source.trim() === '' || depth >= MAX_NESTING) return;
+    for (const words of roughSegments(source)) {
+      this.charge(words.length);
+      const first = words[0];
+      if (first === undefined || !PRINTERS.has(basename(first).toLowerCase())) continue;
+      let k = 1;
+      while (k < words.length && /^-[neE]+$/.test(words[k]!)) k++; // echo's own options
+      // printf's `\n` and echo -e's are line ends in the script.
+      const text = words.slice(k).join(' ').replace(/\\n/g, '\n');
+      this.nested(tail.length === 0 ? text : [text, ...tail.map(requote)].join(' '), depth);
     }
   }
 
@@ -438,6 +672,58 @@ export function processSubstitutionParts(source: string): readonly Part[] | unde
   const last = parts[parts.length - 1];
   if (last === undefined || last.text !== asCommand || last.words.length !== 1 || last.unparsed === true) return undefined;
   return [...parts.slice(0, -1), { ...last, text: source, words: [source] }];
+}
+
+/**
+ * Whether a builtin's words may give it code (what `PartScan.builtinCode` reads): an option with a code letter, a
+ * subscript with a substitution, or an assignment (an alias's value, a CODE_ENV name's). Most uses give none
+ * (`[ -f x ]`, `export X=1`), and their lines stay on the fast path of ADR 0082.
+ */
+function builtinMayGiveCode(code: BuiltinCode, words: readonly string[]): boolean {
+  const letters = code.line + code.expanded + code.program;
+  for (let i = 1; i < words.length; i++) {
+    const w = words[i]!;
+    if (letters !== '' && w.length > 1 && w.charCodeAt(0) === 0x2d && !w.startsWith('--')) {
+      for (let j = 1; j < w.length; j++) if (letters.includes(w[j]!)) return true;
+    }
+    if (code.arithmetic && w.includes('[') && HOLDS_SUBSTITUTION.test(w)) return true;
+    if (isAssignment(w) && (code.aliases === true || CODE_ENV.has(w.slice(0, w.indexOf('=')).replace(/\+$/, '')))) {
+      // The value leads anywhere only with a name of interest, or a computed word, in it (ADR 0073).
+      const value = w.slice(w.indexOf('=') + 1);
+      if (value.includes('$') || value.includes('`') || textMayMatter(value)) return true;
+    }
+  }
+  return false;
+}
+
+/** Builtins whose operands may be assignments (`export a=sudo`). */
+const DECLARING: ReadonlySet<string> = new Set(['export', 'declare', 'typeset', 'local', 'readonly']);
+
+/** The values each name is given by an assignment in the line's parts (ScanBudget.assigned), made on first use. */
+function lineAssignments(budget: ScanBudget): ReadonlyMap<string, readonly string[]> {
+  if (budget.assigned !== undefined) return budget.assigned;
+  const out = new Map<string, string[]>();
+  for (const p of budget.parts) {
+    const ws = p.words;
+    for (let i = DECLARING.has(ws[0] ?? '') ? 1 : 0; i < ws.length; i++) {
+      const w = ws[i]!;
+      if (!isAssignment(w)) {
+        if (w.startsWith('-') && i > 0) continue; // `declare -x a=…`
+        break;
+      }
+      const eq = w.indexOf('=');
+      const name = w.slice(0, w[eq - 1] === '+' ? eq - 1 : eq);
+      const list = out.get(name) ?? [];
+      if (list.length < 8) list.push(w.slice(eq + 1));
+      out.set(name, list);
+    }
+  }
+  return (budget.assigned = out);
+}
+
+/** A word made only of expansions (`$x`, `${x}`, `$(…)`, backticks): unquoted and empty, bash drops it. */
+function vanishes(word: string): boolean {
+  return (word.includes('$') || word.includes('`')) && dropExpansions(word) === '';
 }
 
 /** A name or closing bracket or quote right before `(`: a function call in most languages, a syntax error in shell. */
@@ -700,7 +986,10 @@ const pipeToShell: Entry = {
     if (!piped) return undefined;
     for (const c of cmds) {
       const stage = (c.part.pipeStage ?? 0) > 0 || c.part.origin === 'subshell';
-      if (stage && has(c, SHELLS) && readsProgramFromInput(c)) return c.part;
+      if (!stage) continue;
+      if ((has(c, SHELLS) || c.names.has('source') || c.names.has('.')) && readsProgramFromInput(c)) return c.part;
+      // `echo CMD | at now`: at and batch run their input as a shell script, later (ADR 0092).
+      if ((c.names.has('at') || c.names.has('batch')) && !c.words.slice(1).some((w) => /^-[A-Za-z]*[flrc]/.test(w))) return c.part;
     }
     return undefined;
   },
@@ -771,6 +1060,8 @@ const WISP_NAME = /^wisp[-_]?(cli|agent|harness)?$/;
 const ANSWERING_SUBCOMMANDS: ReadonlySet<string> = new Set(WISP_SUB_ANSWER.map(([sub]) => sub));
 
 /** The first run of letters, digits and `_` of every name an entry, a launcher or a wrapper looks for. */
+// The names of BUILTIN_CODE, CODE_VALUES and CODE_ENV are not needed here: the code they lead to can make an entry
+// apply only through a name of interest, which the same text then holds (ADR 0092).
 const PIECES: ReadonlySet<string> = new Set([...ENTRY_NAMES, ...LAUNCHERS].map(firstPiece).filter((p) => p !== ''));
 const FETCHER_PIECES: ReadonlySet<string> = new Set([...FETCHERS].map(firstPiece).filter((p) => p !== ''));
 
@@ -933,7 +1224,16 @@ function clearList(words: readonly string[]): boolean {
   const program = words[0];
   if (program === undefined || !PLAIN_NAME.test(program) || isAssignment(program)) return false;
   if (isWrapper(program) || LAUNCHERS.has(program) || SHELLS.has(program) || PRIVILEGE.has(program) || nameMayMatter(program)) return false;
-  for (const w of words) if (ANSWERING_SUBCOMMANDS.has(w)) return false;
+  const builtin = BUILTIN_CODE.get(program);
+  if (builtin !== undefined && builtinMayGiveCode(builtin, words)) return false;
+  const codeOptions = CODE_VALUES.get(program);
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    if (ANSWERING_SUBCOMMANDS.has(w)) return false;
+    // A command in a code option (CODE_VALUES) to read: `git switch -c x` stays clear, `git -c core.pager=… log` does not.
+    if (codeOptions !== undefined && i > 0 && commandsInOption(program, codeOptions, words, i).length > 0) return false;
+    if (program === 'git' && (w === 'foreach' || w === 'run' || w === 'rebase')) return false;
+  }
   return true;
 }
 

@@ -132,6 +132,9 @@ export function patternFor(part: Part, executable: string): string {
   // A builtin that runs text of its arguments as code (`mapfile -C CMD`, `let 'a[$(cmd)]'`): the broader key would
   // cover any such code (ADR 0090).
   if (runsArgumentsAsCode(executable, r.args) || givesCodeOption(executable, r.args)) return exact();
+  // `docker exec c CMD`, `kubectl exec p -- CMD`: the verb runs the command that follows, in a container or elsewhere,
+  // so an answer for one command must not cover another (ADR 0092).
+  if (runsAGivenCommand(executable, r.args)) return exact();
   // Own entries only: `constructor` is a program name too, and not a multiplexer.
   const valueOptions = MULTIPLEXER_ROWS.get(executable);
   if (valueOptions === undefined) return `${executable} *`;
@@ -183,7 +186,7 @@ const CODE_OPTIONS: ReadonlyMap<string, CodeOptions> = new Map([
   ['ssh', SSH], ['scp', SSH], ['sftp', SSH],
   ['git', {
     short: '',
-    long: ['--upload-pack', '--receive-pack', '--exec', '--template', '--config', '--extcmd', '--sendmail-cmd', '--smtp-server', '--to-cmd', '--cc-cmd', '--header-cmd'],
+    long: ['--upload-pack', '--receive-pack', '--exec', '--template', '--config', '--extcmd', '--sendmail-cmd', '--smtp-server', '--to-cmd', '--cc-cmd', '--header-cmd', '--open-files-in-pager'],
     prefixes: [],
   }],
   ['wget', { short: 'e', long: ['--execute', '--use-askpass'], prefixes: [] }],
@@ -203,6 +206,31 @@ const LAUNCHERS: ReadonlySet<string> = new Set([
   'parallel', 'entr', 'nodemon', 'watchexec', 'tsp', 'sem', 'script', 'at', 'batch', 'machinectl', 'please', 'ksu', 'su', 'runuser', 'sg',
 ]);
 
+/**
+ * Verbs that run a command given among the words, in a container, a VM, a device or a remote host (ADR 0092):
+ * `docker exec c CMD`, `docker compose run web CMD`, `kubectl exec p -- CMD`, `adb shell CMD`. A two-word verb is
+ * matched as consecutive words. Any word matching counts, wherever it is: reading more only narrows a key.
+ */
+const CONTAINER_VERBS = ['exec', 'run', 'create', 'container exec', 'container run', 'container create', 'compose exec', 'compose run'];
+const RUNS_A_COMMAND: ReadonlyMap<string, readonly string[]> = new Map([
+  ['docker', CONTAINER_VERBS], ['podman', CONTAINER_VERBS], ['nerdctl', CONTAINER_VERBS], ['finch', CONTAINER_VERBS],
+  ['docker-compose', ['exec', 'run']], ['podman-compose', ['exec', 'run']],
+  ['kubectl', ['exec', 'run', 'debug']], ['oc', ['exec', 'run', 'debug', 'rsh']],
+  ['lxc', ['exec']], ['incus', ['exec']], ['multipass', ['exec']], ['adb', ['shell', 'exec-out']],
+  ['distrobox', ['enter', 'run']], ['toolbox', ['run']], ['vagrant', ['ssh']], ['heroku', ['run']],
+  ['gcloud', ['compute ssh']], ['fly', ['ssh']], ['flyctl', ['ssh']], ['limactl', ['shell']], ['lima', ['']],
+]);
+
+function runsAGivenCommand(exe: string, args: readonly string[]): boolean {
+  const verbs = RUNS_A_COMMAND.get(exe);
+  if (verbs === undefined) return false;
+  return verbs.some((v) => {
+    if (v === '') return true; // the program runs its words as a command (`lima ls`)
+    const [first, second] = v.split(' ');
+    return args.some((a, i) => a === first && (second === undefined || args[i + 1] === second));
+  });
+}
+
 function givesCodeOption(exe: string, args: readonly string[]): boolean {
   if (LAUNCHERS.has(exe)) return true;
   if (exe === 'sed') return sedRunsMore(args);
@@ -214,6 +242,7 @@ function givesCodeOption(exe: string, args: readonly string[]): boolean {
     // -u CMD` as the upload pack, and `git clone -c key=value` sets core.sshCommand and the like.
     if ((args.includes('submodule') && args.includes('foreach')) || (args.includes('bisect') && args.includes('run'))) return true;
     if (args.includes('rebase')) short = 'x';
+    else if (args.includes('grep')) short = 'O'; // `git grep -O CMD` opens the files found with CMD
     else if (args.includes('clone')) short = 'uc';
   }
   return args.some((a, i) => {

@@ -144,7 +144,7 @@ export function isInside(child: string, parent: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
-const TEMP_ROOTS = ['/tmp', '/private/tmp', '/var/tmp', '/private/var/folders', '/var/folders'];
+export const TEMP_ROOTS = ['/tmp', '/private/tmp', '/var/tmp', '/private/var/folders', '/var/folders'];
 
 /** Inside the launch directory or a temp directory. */
 export function insideProject(path: string, c: CmdView): boolean {

@@ -6,11 +6,15 @@ import {
   dangerous,
   hasFlag,
   insideProject,
+  isInside,
+  TEMP_ROOTS,
   moderate,
   operands,
   resolvePath,
 } from './rules-common.js';
+import { resolve } from 'node:path';
 import { trimTrailingSlashes } from './words.js';
+import { PROTECTED_IN_ROOTS } from '../core/protected-paths.js';
 
 const DISK_DEVICE = /^\/dev\/(sd[a-z]|nvme\d|r?disk\d|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d|md\d|dm-\d|mapper\/)/;
 
@@ -176,6 +180,150 @@ function archiveHomeRules(c: CmdView): Finding[] {
   return [];
 }
 
+/**
+ * Where a program writes besides its output (ADR 0092): `operands` says which operands are written (`all`, the `last`
+ * — a destination —, the `first`, or all `afterFirst`), `options` the options whose value is a written path (`-o F`,
+ * `-oF`, `--output=F`, `--output F`). Values of other options may be read as operands: that only adds a reason.
+ */
+interface WriteSpec {
+  readonly operands: 'all' | 'last' | 'first' | 'afterFirst' | 'none';
+  readonly options: readonly string[];
+}
+const COPY: WriteSpec = { operands: 'last', options: ['-t', '--target-directory'] };
+const EACH: WriteSpec = { operands: 'all', options: [] };
+const OUTPUT: WriteSpec = { operands: 'none', options: ['-o', '--output'] };
+const WRITE_SPECS: ReadonlyMap<string, WriteSpec> = new Map([
+  ['cp', COPY], ['mv', COPY], ['ln', COPY], ['install', COPY], ['gcp', COPY], ['gmv', COPY], ['ditto', COPY],
+  ['rsync', { operands: 'last', options: [] }],
+  ['tee', EACH], ['touch', EACH], ['mkdir', EACH], ['rmdir', EACH], ['truncate', EACH], ['mkfifo', EACH], ['unlink', EACH],
+  ['chattr', EACH], ['chflags', EACH], ['setfacl', EACH], ['xattr', EACH], ['dos2unix', EACH], ['unix2dos', EACH],
+  ['gzip', EACH], ['gunzip', EACH], ['bzip2', EACH], ['bunzip2', EACH], ['xz', EACH], ['unxz', EACH], ['zstd', { operands: 'all', options: ['-o'] }],
+  ['unzstd', EACH], ['trash', EACH], ['trash-put', EACH], ['rename', EACH],
+  ['mknod', { operands: 'first', options: [] }], ['mktemp', { operands: 'all', options: ['-p', '--tmpdir'] }],
+  ['patch', { operands: 'first', options: ['-o', '--output', '-d', '--directory', '-r', '--reject-file', '-B', '--prefix'] }],
+  ['unzip', { operands: 'none', options: ['-d'] }],
+  ['tar', { operands: 'none', options: ['-C', '--directory'] }],
+  ['zip', { operands: 'first', options: [] }],
+  ['7z', { operands: 'none', options: ['-o'] }],
+  ['split', { operands: 'afterFirst', options: [] }], ['csplit', { operands: 'none', options: ['-f', '--prefix'] }],
+  ['xxd', { operands: 'afterFirst', options: [] }], ['uniq', { operands: 'afterFirst', options: [] }],
+  ['sort', OUTPUT], ['shuf', OUTPUT], ['iconv', OUTPUT], ['sdiff', OUTPUT], ['tree', { operands: 'none', options: ['-o'] }],
+  ['curl', { operands: 'none', options: ['-o', '--output', '--output-dir', '-c', '--cookie-jar', '-D', '--dump-header', '--trace', '--trace-ascii', '--stderr'] }],
+  ['wget', { operands: 'none', options: ['-O', '--output-document', '-P', '--directory-prefix', '-o', '--output-file', '-a', '--append-output'] }],
+]);
+/** sed and perl write their file operands only in place (`-i`); git's `--output` and `format-patch -o`. */
+const IN_PLACE: ReadonlySet<string> = new Set(['sed', 'gsed', 'perl']);
+
+/**
+ * The paths a command writes, as written (ADR 0092). `landing` gets where a copied file lands when the destination
+ * is a folder (`cp evil/config .git/`): checked for the files that matter, not named as places.
+ */
+export function writtenPaths(c: CmdView, landing: string[] = []): string[] {
+  const out: string[] = [];
+  let spec = WRITE_SPECS.get(c.exe);
+  if (spec === undefined && IN_PLACE.has(c.exe) && c.args.some((a) => /^-[A-Za-z]*i/.test(a) || a.startsWith('--in-place'))) spec = EACH;
+  if (spec === undefined && c.exe === 'git') {
+    // Most git calls write no file of their own: only `--output`, and `-o` of format-patch and archive.
+    if (!c.args.some((a) => a.startsWith('--output') || a.startsWith('-o'))) return out;
+    spec = { operands: 'none', options: ['--output', ...(c.args.includes('format-patch') || c.args.includes('archive') ? ['-o'] : [])] };
+  }
+  if (spec === undefined) return out;
+  const args = c.args;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    for (const o of spec.options) {
+      if (a === o) out.push(args[i + 1] ?? '');
+      else if (o.startsWith('--') ? a.startsWith(o + '=') : a.startsWith(o) && a.length > o.length) out.push(a.slice(o.length + (o.startsWith('--') ? 1 : 0)));
+    }
+  }
+  if (spec.operands === 'none') return out.filter((p) => p !== '' && p !== '-');
+  const ops = operands(args);
+  if (spec.operands === 'all') out.push(...ops);
+  else if (spec.operands === 'first' && ops.length > 0) out.push(ops[0]!);
+  else if (spec.operands === 'afterFirst') out.push(...ops.slice(1));
+  else if (spec.operands === 'last' && ops.length > 1) {
+    const last = ops[ops.length - 1]!;
+    out.push(last);
+    // `cp evil/config .git/`: a file lands in the destination under its own name.
+    for (const src of ops.slice(0, -1)) landing.push(`${trimTrailingSlashes(last)}/${trimTrailingSlashes(src).replace(/^.*\//, '')}`);
+  }
+  return out.filter((p) => p !== '' && p !== '-');
+}
+
+/** Why writing this path makes later programs run code (a PROTECTED_IN_ROOTS file), or undefined. */
+function runsLater(resolved: string | undefined, c: CmdView): Finding | undefined {
+  const entry = resolved === undefined ? undefined : protectedEntry(resolved, c);
+  return entry === undefined ? undefined : dangerous(`changes a file that makes later programs run code (${entry})`);
+}
+
+/**
+ * The part of a resolved path below `root`, or undefined when it is not below it. Both are absolute and normalised
+ * (path.resolve), so a prefix test is exact, and cheaper than path.relative on every written path.
+ */
+function below(path: string, root: string): string | undefined {
+  if (root === '/') return path.slice(1);
+  return path.length > root.length && path.charCodeAt(root.length) === 0x2f && path.startsWith(root) ? path.slice(root.length + 1) : undefined;
+}
+
+/** Inside a temp folder (what insideProject allows besides the project), by prefix: both paths are normalised. */
+function inTemp(p: string): boolean {
+  for (const t of TEMP_ROOTS) if (p === t || below(p, t) !== undefined) return true;
+  const tmp = process.env.TMPDIR;
+  return tmp !== undefined && tmp !== '' && isInside(p, resolve(tmp));
+}
+
+/** The protected entry (PROTECTED_IN_ROOTS) a path lies in, taken from the project or the home folder, if any. */
+function protectedEntry(path: string, c: CmdView): string | undefined {
+  for (const root of [c.cwd, c.home]) {
+    const rel = below(path, root);
+    if (rel === undefined || rel.charCodeAt(0) !== 0x2e) continue; // every entry starts with `.`
+    for (const entry of PROTECTED_IN_ROOTS) if (rel === entry || (rel.startsWith(entry) && rel.charCodeAt(entry.length) === 0x2f)) return entry;
+  }
+  // git's settings outside both (`~/.config/git/config`, another repository's `.git/config`).
+  if (!path.includes('/.git/') && !path.includes('/.config/git/')) return undefined;
+  return /(^|\/)\.git\/(config|hooks)(\/|$)|(^|\/)\.config\/git\//.test(path) ? path : undefined;
+}
+
+/**
+ * Why writing `target` needs its own answer (ADR 0092), or undefined: a place outside the project (the sandbox keeps
+ * writes in the project, but `sandbox.enabled: false` does not), a path known only at run time, or git's settings.
+ * The path is named, so an answer for one place never covers another.
+ */
+export function writeTargetFindings(written: string, c: CmdView, out: Finding[]): void {
+  targetFindings(written, c, out, false);
+}
+
+/** writeTargetFindings, and with `startup` the start-up file reason too (the redirect rules give that one themselves). */
+function targetFindings(written: string, c: CmdView, out: Finding[], startup: boolean): void {
+  // A redirection's target is source text: `> $'out.txt'` is the plain name (no escapes to decode).
+  const target = /^\$'[^'\\]*'$/.test(written) ? written.slice(2, -1) : written;
+  const p = resolvePath(target, c);
+  // A start-up or system file has its own reason (given here with `startup`, else by the rules that found the target).
+  const system = (p !== undefined && STARTUP_OR_SYSTEM.test(p)) || STARTUP_OR_SYSTEM.test(target);
+  if (system && startup) out.push(dangerous('changes shell start-up, login or system files'));
+  const later = system ? undefined : runsLater(p, c);
+  if (later !== undefined) out.push(later);
+  // Devices are the disk-write entry's and the redirect rules' (`/dev/null` writes nothing anywhere).
+  if (p !== undefined && (p === '/dev' || p.startsWith('/dev/'))) return;
+  if (p === undefined) out.push(moderate(`writes to a path known only when it runs, which may lie outside the project (${target})`));
+  else if (p !== c.cwd && below(p, c.cwd) === undefined && !inTemp(p)) out.push(moderate(`writes outside the project (${target})`));
+}
+
+function writeTargetRules(c: CmdView): Finding[] {
+  const out: Finding[] = [];
+  const landing: string[] = [];
+  for (const t of writtenPaths(c, landing)) targetFindings(t, c, out, true);
+  for (const t of landing) {
+    const p = resolvePath(t, c);
+    if ((p !== undefined && STARTUP_OR_SYSTEM.test(p)) || STARTUP_OR_SYSTEM.test(t)) out.push(dangerous('changes shell start-up, login or system files'));
+    else {
+      const later = runsLater(p, c);
+      if (later !== undefined) out.push(later);
+    }
+  }
+  return out;
+}
+
 export const FILE_RULES: readonly Family[] = [
   { rule: rmRules, programs: ['rm'] },
   { rule: permissionRules, programs: ['chmod', 'chown', 'chgrp'] },
@@ -186,4 +334,5 @@ export const FILE_RULES: readonly Family[] = [
   // Only under xargs, and only for these programs: the family checks the wrapper itself.
   { rule: xargsRules, programs: [...DELETERS, ...HOME_READERS] },
   { rule: archiveHomeRules, programs: COPIERS },
+  { rule: writeTargetRules, programs: [...WRITE_SPECS.keys(), ...IN_PLACE, 'git'] },
 ];

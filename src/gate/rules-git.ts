@@ -1,5 +1,6 @@
 // git: which subcommands only read, which change the repository, and which lose work or rewrite remote history.
 import { type CmdView, type Family, type Finding, dangerous, hasFlag, hasLong, mentionsOption, moderate, operands } from './rules-common.js';
+import { networkPlaces } from './rules-net.js';
 
 /** Global options that take a value in the next word (unless written `--opt=value`). */
 export const GIT_VALUE_OPTIONS = ['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--config-env', '--super-prefix'];
@@ -175,9 +176,64 @@ export function gitRules(c: CmdView): Finding[] {
       break;
   }
   if (g.sub === 'config' && /credential|token|password/i.test(a.join(' '))) out.push(moderate('reads or sets a credential setting'));
+  if (g.sub === 'config' && !gitReadOnly(c.args)) out.push(...configWriteFindings(a));
   if (!gitReadOnly(c.args)) {
-    if (g.sub !== undefined && NETWORK.has(g.sub)) out.push(moderate('uses the network'));
+    if (g.sub !== undefined && NETWORK.has(g.sub)) {
+      out.push(moderate('uses the network'));
+      // The remote is named: an answer for `git push origin` does not cover another remote or URL (ADR 0092).
+      const places = networkPlaces(c);
+      if (places.length > 0) out.push(moderate(`reaches ${places.join(', ')}`));
+    }
+    // `git remote add x URL`, `set-url`: the URL's host is named, as where a later `git push x` goes.
+    if (g.sub === 'remote' && /^(add|set-url)$/.test(a[0] ?? '')) {
+      const places = networkPlaces(c);
+      if (places.length > 0) out.push(moderate(`names a remote at ${places.join(', ')}`));
+    }
     out.push(moderate('changes repository state'));
+  }
+  return out;
+}
+
+/**
+ * Settings whose value git runs as a program, or that pull in more settings (ADR 0092): set once, they make a later
+ * `git status` or `git log`, which runs unasked, run that program. By the key's first or last segment, lower-case.
+ */
+const RUNS_PROGRAM_FIRST = new Set(['alias', 'pager', 'include', 'includeif']);
+const RUNS_PROGRAM_LAST = new Set([
+  'fsmonitor', 'sshcommand', 'pager', 'editor', 'hookspath', 'askpass', 'gitproxy', 'external', 'textconv', 'command',
+  'driver', 'clean', 'smudge', 'process', 'helper', 'program', 'cmd', 'uploadpack', 'receivepack', 'packobjectshook',
+  'path', 'difffilter', 'templatedir', 'alternaterefscommand', 'sendmailcmd', 'tocmd', 'cccmd', 'headercmd', 'allow',
+  'browser', 'proxycommand', 'worktree',
+]);
+
+/** Options of `git config` that take a value which is not a key (`--file F`, `--type bool`, `--default X`). */
+const CONFIG_VALUE_OPTIONS = new Set(['-f', '--file', '--blob', '--type', '--default', '--comment', '--value']);
+
+/**
+ * A `git config` that writes: the keys it sets are named, so an answer for `user.name` never covers `core.fsmonitor`,
+ * and a key git runs as a program is dangerous (never a standing answer), as a shell start-up file is.
+ */
+function configWriteFindings(a: readonly string[]): Finding[] {
+  const keys: string[] = [];
+  for (let i = 0; i < a.length; i++) {
+    const w = a[i]!;
+    if (w.startsWith('-')) {
+      if (CONFIG_VALUE_OPTIONS.has(w)) i++;
+      continue;
+    }
+    // The key is the first operand (after `set`/`unset` of the newer syntax); the next is its value.
+    if (keys.length === 0 && /^(set|unset|rename-section|remove-section)$/.test(w) && a[i + 1] !== undefined) continue;
+    keys.push(w.toLowerCase().slice(0, 80));
+    break;
+  }
+  const key = keys[0] ?? '?';
+  const segments = key.split('.');
+  const out: Finding[] = [moderate(`changes git configuration (${key})`)];
+  // Removing a setting runs nothing (`git config --unset core.pager`).
+  const removes = a.some((w) => /^(--unset|--unset-all|--remove-section|unset|remove-section)$/.test(w));
+  if (removes) return out;
+  if (key === '?' || RUNS_PROGRAM_FIRST.has(segments[0]!) || RUNS_PROGRAM_LAST.has(segments[segments.length - 1]!)) {
+    out.push(dangerous(`sets a git setting whose value later git commands run or load (${key})`));
   }
   return out;
 }

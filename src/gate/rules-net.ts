@@ -8,10 +8,78 @@ const NETWORK_TOOLS = new Set([
   'nmap', 'websocat', 'grpcurl',
 ]);
 
+/** Tools whose operands name URLs (`https://host/…`, or `host/path` for curl and the like). */
+const URL_TOOLS = new Set(['curl', 'wget', 'http', 'https', 'xh', 'aria2c', 'websocat', 'grpcurl', 'lftp', 'ftp']);
+/** Tools whose `[user@]host:path` operands name hosts. */
+const COPY_TOOLS = new Set(['scp', 'rsync', 'sftp']);
+const MAX_PLACES = 4;
+/** ssh's options that take a value (the host is the first operand after them). */
+const SSH_VALUE_OPTIONS = [...'BbcDEeFIiJLlmOoPpQRSWw'].map((l) => '-' + l);
+
+/** The host of a URL (`https://user:pw@host:443/x` → `host:443`), or undefined when the word is none. */
+function urlHost(word: string): string | undefined {
+  const m = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#\s]*)/.exec(word);
+  if (m === null) return undefined;
+  const authority = m[1]!;
+  return authority.slice(authority.lastIndexOf('@') + 1);
+}
+
+/** The host of an scp-like `[user@]host.name:path` (a dotted name: `main:src` is a git revision), or undefined. */
+function scpHost(word: string): string | undefined {
+  const colon = word.indexOf(':');
+  const before = colon < 0 ? '' : word.slice(0, colon);
+  if (before.includes('/')) return undefined;
+  const host = before.slice(before.lastIndexOf('@') + 1);
+  return host.includes('.') ? host : undefined;
+}
+
+/**
+ * The places a network command reaches, as written (ADR 0092): URLs' hosts, `host:path` hosts, the host of ssh and
+ * of the socket tools, and git's remote (a name or a URL's host). Named in a reason, so an answer for one place never
+ * covers another (`git push origin main` does not cover `git push https://elsewhere.example/r.git`).
+ */
+export function networkPlaces(c: CmdView, args: readonly string[] = c.args): string[] {
+  const out: string[] = [];
+  const ops = operands(args);
+  if (URL_TOOLS.has(c.exe)) {
+    for (const w of ops) {
+      const host = urlHost(w);
+      if (host !== undefined) out.push(host);
+    }
+    // No URL with a scheme: a bare `host/path` (`curl example.com/x`). Option values may be read so too: a wider reason.
+    if (out.length === 0) for (const w of ops) if (/^[A-Za-z0-9.-]+\.[A-Za-z]{2,}(?::\d+)?(?:\/|$)/.test(w)) out.push(w.split('/')[0]!);
+  } else if (COPY_TOOLS.has(c.exe)) {
+    for (const w of ops) {
+      const host = urlHost(w) ?? /^(?:[^@/:]*@)?([^@/:]+):/.exec(w)?.[1];
+      if (host !== undefined) out.push(host);
+    }
+    if (c.exe === 'sftp' && out.length === 0 && ops[0] !== undefined) out.push(ops[0].slice(ops[0].lastIndexOf('@') + 1));
+  } else if (c.exe === 'git') {
+    // A URL's host (`https://host/r.git`, `git@host:r.git`); a remote's name is left out, since the remotes are the
+    // repository's own settings (and `git push` names none).
+    const at = args.findIndex((a) => /^(push|fetch|pull|clone|ls-remote|archive|submodule|remote)$/.test(a));
+    const rest = at < 0 ? [] : operands(args.slice(at + 1));
+    for (const w of [...rest.slice(0, 3), ...args.filter((a) => a.startsWith('--remote=')).map((a) => a.slice(9))]) {
+      const host = urlHost(w) ?? scpHost(w);
+      if (host !== undefined) out.push(host);
+    }
+  } else if (c.exe === 'ssh' || c.exe === 'mosh') {
+    const host = firstOperand(args, SSH_VALUE_OPTIONS).word;
+    if (host !== undefined) out.push(host.slice(host.lastIndexOf('@') + 1));
+  } else if (ops[0] !== undefined) {
+    // ssh, nc, telnet, ping, dig …: the first operand is the host (`user@host`, socat's `TCP:host:port`).
+    const first = ops[0].slice(ops[0].lastIndexOf('@') + 1);
+    out.push(c.exe === 'socat' ? ops.map((w) => /^(?:tcp|udp|ssl|openssl)[46]?:([^:,]+)/i.exec(w)?.[1]).filter((h) => h !== undefined).join(', ') : first);
+  }
+  return [...new Set(out.filter((h) => h !== ''))].slice(0, MAX_PLACES).map((h) => h.slice(0, 80));
+}
+
 function networkRules(c: CmdView): Finding[] {
   const out: Finding[] = [];
   if (c.exe === 'rsync' && !c.args.some((a) => /^[^/]*:/.test(a) || a.startsWith('rsync://'))) return out;
   if (NETWORK_TOOLS.has(c.exe)) out.push(moderate('uses the network'));
+  const places = NETWORK_TOOLS.has(c.exe) ? networkPlaces(c) : [];
+  if (places.length > 0) out.push(moderate(`reaches ${places.join(', ')}`));
   if ((c.exe === 'nc' || c.exe === 'ncat' || c.exe === 'netcat') && hasFlag(c.args, 'l', ['--listen'])) {
     out.push(moderate('starts a network service'));
   }

@@ -8,6 +8,7 @@ import { homedir } from 'node:os';
 import { basename, delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { ContainmentError, containedMounts, homeDirectories } from '../sandbox/contain.js';
 import { seccompFilter } from '../sandbox/seccomp.js';
+import { PROTECTED_IN_ROOTS } from '../core/protected-paths.js';
 
 export type SandboxKind = 'bwrap' | 'sandbox-exec' | 'none';
 
@@ -363,36 +364,6 @@ function depth(path: string): number {
   return path.split('/').filter(Boolean).length;
 }
 
-/**
- * Paths, relative to each writable root, that an approved command may not write: each makes some later program
- * run code or hand out credentials (docs/trust.md).
- */
-export const PROTECTED_IN_ROOTS: readonly string[] = [
-  '.git/hooks',
-  '.git/config',
-  '.bashrc',
-  '.bash_profile',
-  '.bash_login',
-  '.profile',
-  '.zshrc',
-  '.zshenv',
-  '.zprofile',
-  '.zlogin',
-  '.gitconfig',
-  '.envrc',
-  '.npmrc',
-  '.yarnrc',
-  '.yarnrc.yml',
-  '.netrc',
-  '.ssh',
-  '.vscode',
-  '.idea',
-  '.mcp.json',
-  '.claude',
-  '.wisprc',
-  '.wisprc.json',
-  '.wisp',
-];
 
 /**
  * A Seatbelt profile for `sandbox-exec -p`. Paths are not spliced into the text: they travel as `-D` parameters

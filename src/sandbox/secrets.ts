@@ -44,10 +44,16 @@ const SECRET_FILES = new Set([
   'id_ed25519',
   'id_ecdsa_sk',
   'id_ed25519_sk',
+  // Plain-text secrets under ordinary-looking names (ADR 0092): Terraform's state, WordPress's database password,
+  // Docker's old credential file.
+  'terraform.tfstate',
+  'terraform.tfstate.backup',
+  'wp-config.php',
+  '.dockercfg',
 ]);
 
 /** Endings of key and keystore files. */
-const SECRET_SUFFIXES = ['.pem', '.key', '.p12', '.pfx', '.jks', '.keystore', '.kdbx', '.gpg', '.asc'];
+const SECRET_SUFFIXES = ['.pem', '.key', '.p12', '.pfx', '.jks', '.keystore', '.kdbx', '.gpg', '.asc', '.tfstate', '.tfvars'];
 
 /**
  * True for a file name that holds or likely holds a secret: `.env` and every `.env.*` / `*.env`, key files, the

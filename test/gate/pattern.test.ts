@@ -41,7 +41,7 @@ describe('patternFor', () => {
     ['yarn --cwd web build', 'yarn build *'],
     ['cargo +nightly build', 'cargo build *'],
     ['cargo --manifest-path x/Cargo.toml test', 'cargo test *'],
-    ['docker -H tcp://h run x', 'docker run *'],
+    ['docker -H tcp://h ps x', 'docker ps *'], // `run` runs a given command: exact (ADR 0092)
     ['kubectl -n prod get pods', 'kubectl get *'],
     ['go -C sub test ./...', 'go test *'],
     ['brew install jq', 'brew install *'],

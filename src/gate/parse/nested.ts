@@ -68,9 +68,11 @@ export function emitNestedScripts(c: Collector, words: readonly string[], redire
     }
     return;
   }
-  const shell = shellOf(exe, args);
-  if (shell === undefined) return;
-  const script = shellCommandString(shell.args);
+  // `source /dev/stdin <<< CODE` and `. /dev/fd/0 <<EOF`: the builtin runs its input as a shell would (ADR 0092).
+  const sourced = (exe === 'source' || exe === '.') && namesStdin(args[0]);
+  const shell = sourced ? undefined : shellOf(exe, args);
+  if (shell === undefined && !sourced) return;
+  const script = shell === undefined ? ({ kind: 'stdin' } as const) : shellCommandString(shell.args);
   if (script.kind === 'string') {
     c.nested(script.value, nestedCtx(ctx), c.parts);
     return;
@@ -103,7 +105,7 @@ export function shellCommandString(args: readonly string[]): { kind: 'string'; v
     if (a === '--' || a === '-') {
       const operand = args[i + 1];
       if (cFlag) return operand === undefined ? { kind: 'none' } : { kind: 'string', value: operand };
-      return operand === undefined ? { kind: 'stdin' } : { kind: 'file' };
+      return operand === undefined || namesStdin(operand) ? { kind: 'stdin' } : { kind: 'file' };
     }
     if (a.startsWith('--')) {
       if (a === '--rcfile' || a === '--init-file') i++;
@@ -117,7 +119,13 @@ export function shellCommandString(args: readonly string[]): { kind: 'string'; v
       continue;
     }
     if (cFlag) return { kind: 'string', value: a };
-    return sFlag ? { kind: 'stdin' } : { kind: 'file' };
+    // A script operand that names the shell's own input (`bash /dev/stdin <<< CODE`) is read from stdin too.
+    return sFlag || namesStdin(a) ? { kind: 'stdin' } : { kind: 'file' };
   }
   return cFlag ? { kind: 'none' } : { kind: 'stdin' };
+}
+
+/** A path that is the process's standard input: `/dev/stdin`, `/dev/fd/0`, `/proc/self/fd/0` (and a pid's). */
+export function namesStdin(word: string | undefined): boolean {
+  return word !== undefined && /^(?:\/dev\/stdin|\/dev\/fd\/0|\/proc\/(?:self|thread-self|\d+)\/fd\/0)$/.test(word);
 }
