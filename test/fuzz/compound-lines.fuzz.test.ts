@@ -196,7 +196,8 @@ describe('the compound-line reader', () => {
     const { taken, mismatches } = compoundLinesAgree(LINES, 9100);
     expect(mismatches.map(showMismatch)).toEqual([]);
     console.log(`compound-line reader: took ${taken} of ${LINES} generated lines, all equal to tree-sitter's trees`);
-    // Non-vacuity: a good share of the generated lines is taken (once the reader exists).
+    // Non-vacuity: measured 302 of 3,000 at flow10 07f2745 (the reader's subset is narrow; most generated lines sit
+    // just outside it on purpose). The floor is half of that.
     expect(taken).toBeGreaterThan(LINES / 20);
   });
 
@@ -204,12 +205,14 @@ describe('the compound-line reader', () => {
     const { taken, total, mismatches } = wordTokensAgree({ contexts: 10, pairs: false, random: 30_000, seed: 9130 });
     expect(mismatches.map(showMismatch)).toEqual([]);
     console.log(`compound-line reader: took ${taken} of ${total} token lines, all equal`);
-    expect(taken).toBeGreaterThan(total / 10);
+    // Measured 4,002 of 31,030 at flow10 07f2745.
+    expect(taken).toBeGreaterThan(total / 20);
   });
 
   it('gives the tree-sitter-only parse and analysis for the lines it takes, and for the bodies they hand a shell', () => {
     const { taken, mismatches } = compoundLinesAgree(800, 9120, { reading: true });
     expect(mismatches.map(showMismatch)).toEqual([]);
+    // Measured 81 of 800 at flow10 07f2745.
     expect(taken).toBeGreaterThan(40);
   });
 
@@ -225,6 +228,7 @@ describe('the compound-line reader', () => {
     }
     expect(differ).toEqual([]);
     console.log(`compound-line reader: took ${taken} of ${lines.length} bench corpus lines, all equal`);
+    // Measured 1,076 of 1,109 at flow10 07f2745 (the lines other readers take are taken here too).
     expect(taken).toBeGreaterThan(lines.length / 2);
   });
 });

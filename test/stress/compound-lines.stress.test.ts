@@ -10,6 +10,10 @@ import { compareText, compoundLinesAgree, endedText, sameAsTreeSitter, showMisma
 const LINES = Number(process.env.WISP_COMPOUND_LINES ?? '400000');
 const SEEDS = [91001, 91002, 91003, 91004];
 
+// The non-vacuity floors below are about half of what was measured at flow10 07f2745 (full run, 134 s): generated
+// lines 11.4-11.6 % taken, bench corpus edits 62 %, golden edits 22.6 %, tokens 10.6 %, wrapped tokens 7.7 %, golden
+// lines 15,665 of 43,410.
+
 beforeAll(async () => {
   await initParser();
 });
@@ -66,5 +70,6 @@ describe(`the compound-line reader agrees with tree-sitter, ${LINES} generated l
     }
     expect(differ).toEqual([]);
     console.log(`compound-line reader: took ${taken} of ${lines.length} golden lines, all agreed`);
+    expect(taken).toBeGreaterThan(lines.length / 6);
   }, 3_600_000);
 });
