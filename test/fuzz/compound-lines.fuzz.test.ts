@@ -1,13 +1,12 @@
 // Issue #16, ADR 0091: the compound-line reader gives tree-sitter's own tree, or none. A few thousand generated lines
 // here (test/stress/compound-lines.stress.test.ts runs hundreds of thousands), every bench corpus line, and the
 // oracle's own tests: sameTree must catch a changed type, span, field, child or flag, or the fuzz proves nothing.
-import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { analyzeLine } from '../../src/gate/analyze.js';
-import { defaultConfig } from '../../src/config/schema.js';
-import { initParser, treeSitterOnly } from '../../src/gate/parse.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { initParser } from '../../src/gate/parse.js';
 import { SyntaxNode } from '../../src/gate/parse/tree.js';
 import { prng } from '../helpers/prng.js';
 import { benchCorpus } from '../gate/golden/lines.js';
+import { lazyAnswers } from './lazy-mode.js';
 import {
   type TreeReader,
   compareText,
@@ -235,36 +234,11 @@ describe('the compound-line reader', () => {
 
 describe('withoutParser (wisp check) on compound lines', () => {
   it('answers a line the reader takes without loading the parser unless a body it runs needs it, and then as the parser would', async () => {
-    vi.resetModules();
-    const fresh = (await import('../../src/gate/parse.js')) as typeof import('../../src/gate/parse.js');
-    const freshAnalyze = (await import('../../src/gate/analyze.js')) as typeof import('../../src/gate/analyze.js');
-    const config = defaultConfig();
-    expect(fresh.parserReady()).toBe(false);
     const r = prng(9140);
-    let answered = 0;
-    let loaded = 0;
-    const first = ['for f in *.ts; do wc -l "$f"; done', 'if [ -f x ]; then sh -c "ls | wc"; fi', 'X=$(git rev-parse HEAD) && echo "$X"'];
-    for (let i = 0; i < 1500; i++) {
-      const line = i < first.length ? first[i]! : compoundishLine(r);
-      if (!fresh.isCompoundLine(line)) continue;
-      let needed = false;
-      const result = await fresh
-        .withoutParser(() => freshAnalyze.analyzeLine(line, config, '/w'), async () => {
-          needed = true;
-          throw new Error('parser wanted');
-        })
-        .catch((err: unknown) => {
-          if (!needed) throw err;
-          return undefined;
-        });
-      if (needed) {
-        loaded++;
-        continue;
-      }
-      answered++;
-      expect(result, line).toStrictEqual(treeSitterOnly(() => analyzeLine(line, config, '/w')));
-    }
-    expect(fresh.parserReady()).toBe(false);
+    const lines = ['for f in *.ts; do wc -l "$f"; done', 'if [ -f x ]; then sh -c "ls | wc"; fi', 'X=$(git rev-parse HEAD) && echo "$X"'];
+    for (let i = 0; i < 1500; i++) lines.push(compoundishLine(r));
+    const { answered, loaded, parserLoaded } = await lazyAnswers(lines, (parse, line) => parse.isCompoundLine(line));
+    expect(parserLoaded).toBe(false);
     expect(answered).toBeGreaterThan(30);
     expect(loaded).toBeGreaterThan(0);
   });

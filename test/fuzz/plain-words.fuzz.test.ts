@@ -1,11 +1,12 @@
 // Issue #16.1, ADR 0040: the plain-word path decides exactly as tree-sitter does. A few thousand generated lines
 // here; test/stress/fuzz.stress.test.ts runs hundreds of thousands. Also: the path is taken only by the lines it is
 // meant for, and `withoutParser` (what `wisp check` uses) gives the parser-backed answer or loads the parser.
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { analyzeLine } from '../../src/gate/analyze.js';
 import { defaultConfig } from '../../src/config/schema.js';
 import { initParser, isPlainLine, treeSitterOnly } from '../../src/gate/parse.js';
 import { prng } from '../helpers/prng.js';
+import { lazyAnswers } from './lazy-mode.js';
 import { plainishLine, plainPathAgrees } from './plain-words.js';
 
 const LINES = Number(process.env.WISP_PLAIN_LINES ?? '3000');
@@ -46,36 +47,11 @@ describe('the plain-word path', () => {
 
 describe('withoutParser (wisp check)', () => {
   it('answers without loading the parser only when the answer needs none, and then as the parser would', async () => {
-    // A fresh copy of the gate's modules, where the parser was never loaded.
-    vi.resetModules();
-    const fresh = (await import('../../src/gate/parse.js')) as typeof import('../../src/gate/parse.js');
-    const freshAnalyze = (await import('../../src/gate/analyze.js')) as typeof import('../../src/gate/analyze.js');
-    expect(fresh.parserReady()).toBe(false);
-    const config = defaultConfig();
     const r = prng(16002);
-    let answered = 0;
-    let loaded = 0;
-    for (let i = 0; i < 600; i++) {
-      const line = i < 4 ? ['ls', 'sh -c if', 'ls | wc', 'eval echo'][i]! : plainishLine(r);
-      let needed = false;
-      const result = await fresh
-        .withoutParser(() => freshAnalyze.analyzeLine(line, config, '/w'), async () => {
-          needed = true;
-          throw new Error('parser wanted');
-        })
-        .catch((err: unknown) => {
-          if (!needed) throw err;
-          return undefined;
-        });
-      if (needed) {
-        loaded++;
-        expect(result).toBeUndefined();
-        continue;
-      }
-      answered++;
-      expect(result, line).toStrictEqual(treeSitterOnly(() => analyzeLine(line, config, '/w')));
-    }
-    expect(fresh.parserReady()).toBe(false);
+    const lines = ['ls', 'sh -c if', 'ls | wc', 'eval echo'];
+    for (let i = 4; i < 600; i++) lines.push(plainishLine(r));
+    const { answered, loaded, parserLoaded } = await lazyAnswers(lines, () => true);
+    expect(parserLoaded).toBe(false);
     expect(answered).toBeGreaterThan(100);
     expect(loaded).toBeGreaterThan(10);
   });

@@ -2,11 +2,12 @@
 // here; test/stress/simple-lines.stress.test.ts runs hundreds of thousands. Then one test per way around the subset
 // an attacker could try: each such line must take the tree-sitter path (and so keep its decision), or — where the
 // reader does take it — read exactly as tree-sitter reads it.
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { analyzeLine, decisionFor } from '../../src/gate/analyze.js';
 import { defaultConfig } from '../../src/config/schema.js';
 import { initParser, isSimpleLine, parseLine, treeSitterOnly } from '../../src/gate/parse.js';
 import { prng } from '../helpers/prng.js';
+import { lazyAnswers } from './lazy-mode.js';
 import { simpleishLine, simpleLinesAgree } from './simple-lines.js';
 
 const LINES = Number(process.env.WISP_SIMPLE_LINES ?? '4000');
@@ -237,34 +238,11 @@ describe('the simple-line reader', () => {
 
 describe('withoutParser (wisp check) on simple lines', () => {
   it('answers a simple line without loading the parser unless a body it runs needs it, and then as the parser would', async () => {
-    vi.resetModules();
-    const fresh = (await import('../../src/gate/parse.js')) as typeof import('../../src/gate/parse.js');
-    const freshAnalyze = (await import('../../src/gate/analyze.js')) as typeof import('../../src/gate/analyze.js');
-    expect(fresh.parserReady()).toBe(false);
     const r = prng(16330);
-    let answered = 0;
-    let loaded = 0;
-    for (let i = 0; i < 600; i++) {
-      const line = i < 3 ? ['git log --oneline | head -5', "sh -c 'echo $(id)' | cat", 'ls && eval "x=(1)"'][i]! : simpleishLine(r);
-      if (!fresh.isSimpleLine(line)) continue;
-      let needed = false;
-      const result = await fresh
-        .withoutParser(() => freshAnalyze.analyzeLine(line, config, '/w'), async () => {
-          needed = true;
-          throw new Error('parser wanted');
-        })
-        .catch((err: unknown) => {
-          if (!needed) throw err;
-          return undefined;
-        });
-      if (needed) {
-        loaded++;
-        continue;
-      }
-      answered++;
-      expect(result, line).toStrictEqual(treeSitterOnly(() => analyzeLine(line, config, '/w')));
-    }
-    expect(fresh.parserReady()).toBe(false);
+    const lines = ['git log --oneline | head -5', "sh -c 'echo $(id)' | cat", 'ls && eval "x=(1)"'];
+    for (let i = 3; i < 600; i++) lines.push(simpleishLine(r));
+    const { answered, loaded, parserLoaded } = await lazyAnswers(lines, (parse, line) => parse.isSimpleLine(line));
+    expect(parserLoaded).toBe(false);
     expect(answered).toBeGreaterThan(30);
     expect(loaded).toBeGreaterThan(0);
   });
