@@ -1092,9 +1092,15 @@ class Reader {
     return true;
   }
 
-  /** `…` as a command_substitution: statements between two backticks, none inside another. */
+  /**
+   * `…` as a command_substitution: statements between two backticks, none inside another. One per line: tree-sitter-bash
+   * reads `` `a` `b` `` as one substitution (bash runs two), so a line with more backticks is left to it.
+   */
   backticks(at: number): Draft {
     if (this.inBackticks) refuse();
+    const first = this.s.indexOf('`');
+    const second = this.s.indexOf('`', first + 1);
+    if (first !== at || this.s.indexOf('`', second + 1) >= 0) refuse();
     const node = draft('command_substitution', true, at, 0);
     add(node, draft('`', false, at, at + 1));
     this.i = at + 1;
