@@ -11,7 +11,7 @@ import { readSimple } from './parse/simple.js';
 import { readHeredocHeader } from './parse/heredoc-header.js';
 import { readSubstitutionLine } from './parse/substitution-line.js';
 import { readCompound } from './parse/compound.js';
-import { readTree, treeHasError } from './parse/tree.js';
+import { type SyntaxNode, readTree, treeHasError } from './parse/tree.js';
 import { BOUNDED_LENGTH, ParserNotReady, boundedParse, canParse, loadedParser, startBudget } from './parse/runtime.js';
 import { visitBlock, visitHeredocHeader, visitPlain, visitSimple, visitSubstitutionLine } from './parse/walk.js';
 
@@ -123,9 +123,24 @@ function parseSource(source: string, ctx: Ctx, out: Part[]): void {
     const c = new Collector(src, !root.hasError, parseNested);
     visitBlock(c, root, ctx);
     out.push(...c.parts);
+    // tree-sitter-bash reads two backtick substitutions apart (`` `a` `b` ``) as one, whose command name holds a
+    // "``" token: the second command would be rated as part of a name. The text is also kept whole, as an unparsed
+    // part read roughly (each command rated; its key the exact text): both readings count (fail closed).
+    if (holdsBacktickPair(root)) out.push(unparsedPart(source));
   } finally {
     tree.delete();
   }
+}
+
+/** Whether the tree holds tree-sitter-bash's "``" token (two backtick substitutions misread as one). */
+function holdsBacktickPair(root: SyntaxNode): boolean {
+  const todo: SyntaxNode[] = [root];
+  while (todo.length > 0) {
+    const n = todo.pop()!;
+    if (n.type === '``') return true;
+    for (const k of n.children) todo.push(k);
+  }
+  return false;
 }
 
 /** Tests switch the final newline off to compare both readings (test/gate/parse-newline.test.ts). */
