@@ -509,8 +509,7 @@ class Reader {
     this.token(node, '{');
     this.sequence(node, '}');
     // `}` closes only after a terminator.
-    const before = node.kids[node.kids.length - 1]!;
-    if (before.type !== ';' && before.type !== '&') refuse();
+    this.needTerminator(node);
     node.end = this.i + 1;
     this.keyword(node, '}');
     this.afterCompound();
@@ -646,8 +645,7 @@ class Reader {
     const node = draft('while_statement', true, this.i, 0);
     this.keyword(node, this.reserved('while') ? 'while' : 'until');
     add(node, this.statement(), 'condition');
-    if (this.at() !== Ch.Semicolon || this.at(1) === Ch.Semicolon || this.at(1) === Ch.Amp) refuse();
-    this.token(node, ';', 'condition');
+    this.semicolon(node, 'condition');
     add(node, this.doGroup(), 'body');
     node.end = node.kids[node.kids.length - 1]!.end;
     this.afterCompound();
@@ -658,8 +656,7 @@ class Reader {
     const node = draft('do_group', true, this.i, 0);
     this.keyword(node, 'do');
     this.sequence(node, 'done');
-    const before = node.kids[node.kids.length - 1]!;
-    if (before.type !== ';' && before.type !== '&') refuse();
+    this.needTerminator(node);
     node.end = this.i + 4;
     add(node, draft('done', false, this.i, this.i + 4));
     this.i += 4;
@@ -704,10 +701,16 @@ class Reader {
   /** An `if`/`elif` condition: one statement and its `;`. */
   condition(parent: Draft): void {
     add(parent, this.statement());
-    if (this.at() !== Ch.Semicolon || this.at(1) === Ch.Semicolon || this.at(1) === Ch.Amp) refuse();
-    this.token(parent, ';');
+    this.semicolon(parent, null);
   }
 
+  /** The `;` that ends a condition (not `;;` or `;&`), as an anonymous leaf of `parent`. */
+  semicolon(parent: Draft, field: string | null): void {
+    if (this.at() !== Ch.Semicolon || this.at(1) === Ch.Semicolon || this.at(1) === Ch.Amp) refuse();
+    this.token(parent, ';', field);
+  }
+
+  /** A body must end with `;` or `&` before its closing word. */
   needTerminator(parent: Draft): void {
     const before = parent.kids[parent.kids.length - 1]!;
     if (before.type !== ';' && before.type !== '&') refuse();
