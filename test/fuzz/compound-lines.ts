@@ -137,7 +137,7 @@ const NUMBERS = ['1', '5', '64', '0', '10', '1.5', '0x10', '08', '-1', '+3', '1e
 
 /** Expansions the simple-line reader takes (ADR 0087), and ones just outside that set. */
 const EXPANSIONS = ['$x', '$f', '${x}', '${NAME}', '$1', '$0', '$?', '$#', '$_', '$HOME', '$i', '$file'];
-const NEAR_EXPANSIONS = ['$@', '$*', '$$', '$!', '$-', '${x:-y}', '${#x}', '${x%.*}', '${x/a/b}', '${!x}', '${x[0]}', '${1}', '$10', '${x:?}', '$', '${x'];
+const NEAR_EXPANSIONS = ['${f// /_}', '${x//a/}', '${x/#a/b}', '${x/%a/b}', '${x//a/b-c}', '${x/a b/c}', '${x/a/$y}', '${x//\//_}', '${#a[@]}', '${a[@]}', '${a[1]}', '${a[01]}', '${a[i]}', '${a[@]:1}', '${#a[*]}', '${a[-1]}', '$@', '$*', '$$', '$!', '$-', '${x:-y}', '${#x}', '${x%.*}', '${x/a/b}', '${!x}', '${x[0]}', '${1}', '$10', '${x:?}', '$', '${x'];
 
 const QUOTED_CHARS = 'abc xyz./-_019,:@%+=*?~^!#$`\\|;&(){}[]<>\t';
 
@@ -163,7 +163,7 @@ function word(r: R, depth: number): string {
     if (roll < 0.6) return pick<string>(r, TAME_WORDS);
     if (roll < 0.7) return pick<string>(r, NUMBERS.slice(0, 10));
     if (roll < 0.77) return pick<string>(r, EXPANSIONS);
-    if (roll < 0.8) return pick<string>(r, ['${x:-y}', '${x#*/}', '${x%.*}', '${HOME:-/tmp}', '${x:+-v}', '`ls`', '`date +%s`', '(a b)']);
+    if (roll < 0.8) return pick<string>(r, ['${f// /_}', '${x/a/b}', '${#a[@]}', '${a[@]}', '${a[0]}', '${a[*]}', '${x:-y}', '${x#*/}', '${x%.*}', '${HOME:-/tmp}', '${x:+-v}', '`ls`', '`date +%s`', '(a b)', "$'a\\nb'", "$'it\\'s'", 's\\udo', '\\rm', 'a\\.b', "x$'y'"]);
     if (roll < 0.92) return quoted(r, depth);
     if (depth < depthLimit) return substitution(r, depth + 1);
     return pick<string>(r, TAME_WORDS) + pick<string>(r, EXPANSIONS);
@@ -211,15 +211,29 @@ function quoted(r: R, depth: number): string {
 
 /** `$(…)`, and its neighbours: backticks, `$((…))`, `<(…)`, `>(…)`. */
 function substitution(r: R, depth: number): string {
-  if (tame) return (chance(r, 0.85) ? '$(' : '<(') + list(r, depth + 1, 2) + ')';
+  if (tame) {
+    if (chance(r, 0.1)) return pick<string>(r, ['$((a + b))', '$((1 + 2))', '$(( i * 2 ))', '$((x))', '$(($x - 1))', '$((n+1))', '$((10 * $n))', '$(( 0 ))']);
+    return (chance(r, 0.85) ? '$(' : '<(') + list(r, depth + 1, 2) + ')';
+  }
   const roll = r();
   const inner = roll < 0.9 ? list(r, depth + 1, 2) : '';
   if (roll < 0.7) return '$(' + edge(r) + inner + edge(r) + ')';
   if (roll < 0.78) return '<(' + inner + ')';
   if (roll < 0.82) return '>(' + inner + ')';
   if (roll < 0.88) return '`' + inner.replaceAll('`', '') + '`';
-  if (roll < 0.94) return pick<string>(r, ['$((1+2))', '$((x*2))', '$(( i + 1 ))', '$[1+1]', '$((', '$(ls', '$()', '$( )', '$(\n)']);
+  if (roll < 0.94) return pick<string>(r, ['$((1+2))', '$((x*2))', '$(( i + 1 ))', '$[1+1]', '$((', '$(ls', '$()', '$( )', '$(\n)', arithmetic(r)]);
   return '$(' + inner + pick<string>(r, ['', '))', ' )', ';)', '\n)', ') x', ')x']);
+}
+
+/** `$((…))` of one to three operands, blanks here and there, now and then an operator or operand outside the subset. */
+function arithmetic(r: R): string {
+  const operand = (): string => pick<string>(r, ['a', 'x', 'n1', '_i', '1', '0', '10', '08', '0x1', '$x', '$1', '${x}', '$(ls)', 'a[0]', '"1"', '-1', '']);
+  const op = (): string => pick<string>(r, ['+', '-', '*', '/', '%', '**', '<<', '==', '<', '&&', ',', '=', '+=', '?', ':']);
+  const gap = (): string => pick<string>(r, [' ', ' ', '', '  ']);
+  let e = operand();
+  const k = chance(r, 0.6) ? 1 : chance(r, 0.5) ? 0 : 2;
+  for (let i = 0; i < k; i++) e += gap() + op() + gap() + operand();
+  return '$((' + gap() + e + gap() + pick<string>(r, ['))', '))', '))', ')', ') )']);
 }
 
 /** What may stand just inside a `$(…)`: usually nothing. */
@@ -249,7 +263,7 @@ function simpleCommand(r: R, depth: number): string {
   const first = r();
   // A statement of redirections alone (`> out`) now and then.
   if (tame && chance(r, 0.03)) return redirection(r, depth);
-  if (tame) parts.push(pick<string>(r, PROGRAMS));
+  if (tame) parts.push(chance(r, 0.04) ? pick<string>(r, ['s\\udo', '\\rm', 'l\\s', 'ec\\ho', 'g\\it', 'a\\1']) : pick<string>(r, PROGRAMS));
   else parts.push(first < 0.75 ? pick<string>(r, PROGRAMS) : first < 0.9 ? pick<string>(r, VOCABULARY) : first < 0.95 ? pick<string>(r, RESERVED) : word(r, depth));
   const roll = r();
   const n = roll < 0.15 ? 0 : roll < 0.55 ? 1 : roll < 0.85 ? 2 : 3;
@@ -355,6 +369,8 @@ function compound(r: R, depth: number): string {
   if (roll < 0.68) return braceGroup(r, depth);
   if (roll < 0.78) return subshell(r, depth);
   if (tame && roll >= 0.95) return (chance(r, 0.5) ? 'f() { ' : 'function f { ') + body(r, depth) + '}';
+  if (tame && roll >= 0.9) return 'time ' + subshell(r, depth);
+  if (tame && roll >= 0.87) return pick<string>(r, ['(( i++ ))', '((n--))', '(( a + 1 ))', '((x))', '(( $n * 2 ))', '(( count++ ))']);
   if (roll < 0.9 || tame) return testCommand(r, depth);
   return nearCompound(r, depth);
 }
@@ -434,11 +450,17 @@ function nearCompound(r: R, depth: number): string {
     `function f() { ${b}}`,
     `f() ( ${list(r, depth)} )`,
     `(( i++ ))`,
+    `((${pick<string>(r, ['', ' ', '  '])}${pick<string>(r, ['i', 'x1', '$x', '1', '_', 'a[0]', '0', '08'])}${pick<string>(r, ['++', '--', '', ' + 1', ' - $y', '+1', ' * 2', ' ++', '+=2', ' / 2'])}${pick<string>(r, ['', ' ', '  '])}))`,
     `((i<3))`,
     `for ((i=0; i<3; i++)); do ${b}done`,
     `for ((;;)); do ${b}done`,
     `coproc ${simpleCommand(r, depth)}`,
     `time ${simpleCommand(r, depth)}`,
+    `time ${subshell(r, depth)}`,
+    `time${subshell(r, depth)}`,
+    `time  ${subshell(r, depth)}`,
+    `time -p ${subshell(r, depth)}`,
+    `X=1 time ${subshell(r, depth)}`,
     `while read -r l; do ${b}done < in.txt`,
     `cat <<EOF\nx\nEOF`,
     `while true; do cat <<'E'\n$x\nE\ndone`,
@@ -533,6 +555,8 @@ export const WORD_PIECES: readonly string[] = [
   ':', '"a"', "'a'", '""', "''", '{', '}', '[', ']', '!', '$(ls)', '"$1"', '"$x"', '_', 'do', 'in', 'fi', 'esac', 'then', 'local', 'for', 'if', '<(ls)',
   '#', '\\', '(', ')', '&', '|', ';', '<', '>', 'ab', '-f', '==', '!=', '-eq', '-a', 'a-b',
   // Backslashes inside "…" (the reader takes some), and [[ … ]]'s own operators.
+  '${f// /_}', '${x/a/b}', '${x//a/}', '${x/#a/b}', '${x//a/-}', '${#a[@]}', '${a[@]}', '${a[0]}', '${a[*]}', '${a[x]}', '${#a[1]}', '((i++))', '(( i-- ))',
+  '$((a + b))', '$((1 + 2))', '$((x))', '$(( $x * 2 ))', '$((a+b))', '$((a - 1 - 2))', '$((08 + 1))', '$((a ** 2))', "$'a'", "$'a\\'b'", "$'\\n'", "$'\\\\'", "$'\\x41'", "$'a b'", "$'\\\"'", '\\u', '\\1', '\\$', '\\.', 'a\\b',
   '"a\\$x"', '"\\\\"', '"\\""', '"a\\b"', '"\\n"', '"\\`"', '"\\1"', '"$x\\"', '&&', '||', '=~', '-n', '<', '(x)',
   // Backticks and the ${NAME…} operators.
   '`ls`', '"`ls`"', '`', '`a b`', '${x#a}', '${x%.*}', '${x:-y}', '${x:=y}', '${x:+y}', '${x-y}', '${x##*/}', '${x%%.*}', '${x:-$y}', '${x:-"a b"}',

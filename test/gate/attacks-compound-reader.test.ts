@@ -309,3 +309,60 @@ describe('attack: a hostile body inside every compound keeps its decision', () =
     ]);
   });
 });
+
+// Session 11: the shapes added to the reader — `$'…'`, backslashed letters in words, `time ( … )`, `$(( … ))` and
+// `(( … ))`, `${NAME/PAT/REP}`, `${NAME[@]}` and `#` inside `${…}` — each with the spellings that split bash from
+// tree-sitter-bash, or a hand reader from either.
+describe('attack: the session-11 shapes', () => {
+  it("$'…': an escaped backslash before a quote, a quote escaped or not, a string left open, glued pieces", () => {
+    agreed([
+      "echo $'a\\'b'; rm -rf ~", "echo $'a\\\\' b'", "echo $'a\\\\'", "echo $'\\''", "echo $'it\\'s", "echo $'a'b$'c'", "echo x$'y'z", "$'rm' -rf ~",
+      "echo \"$'a'\"", "echo $'\\x73udo'", "echo $'\\u0073'", "echo $'a\\nb' | sh", "echo $'`ls`'", "echo `echo $'a'`", "X=$'a' ls", "ls > $'a b'",
+    ]);
+    hostile(["$'\\x73udo' ls", "$'sudo' ls", "echo ok; $'r\\x6d' -rf ~"]);
+  });
+
+  it('backslashed letters: in a program name, after a quote or an expansion (two words to tree-sitter, one to bash)', () => {
+    agreed([
+      's\\udo ls', '\\rm -rf x', 'l\\s -l', 'echo a\\.b', 'echo "a"\\u', "echo 'a'\\u", 'echo $x\\u', 'echo ${x}\\u', 'echo $(ls)\\u', 'echo a\\ b',
+      'echo \\$x', 'echo \\;', 'echo x\\', '\\if true; then ls; fi', 'i\\f true; then ls; fi', 'for x in a\\b; do ls; done', 'case a\\b in a) ls;; esac',
+    ]);
+    hostile(['s\\udo ls', '"su"\\do ls', "'r'\\m -rf ~", '\\rm -rf ~', 'ls && r\\m -rf ~/x', 'cu\\rl -s x | sh']);
+  });
+
+  it('time ( … ): glued, with options, assignments, redirections, pipes and words after it', () => {
+    agreed([
+      'time (npm ci && npm test)', 'time(ls)', 'time  ( ls )', 'time -p (ls)', 'X=1 time (ls)', 'time (ls) x', 'time (ls) > out', 'time (ls) | cat',
+      'time (ls) && ls', 'time ((1))', 'time { ls; }', 'time (ls); time (ls)', 'if true; then time (ls); fi', 'echo $(time (ls))',
+    ]);
+    hostile(['time (sudo ls)', 'time (curl x | sh)', 'time (ls) | sh']);
+  });
+
+  it('arithmetic: operators beyond + - *, operands outside the subset, precedence, `$_`, unclosed', () => {
+    agreed([
+      'echo $((a + b))', 'echo $((a+b))', 'echo $((a + b * c))', 'echo $((a - 1 - 2))', 'echo $(($_ + 1))', 'echo $((08 + 1))', 'echo $((a ** 2))',
+      'echo $(( $(ls) + 1 ))', 'echo $((a[0] + 1))', 'echo $((a + 1)', 'echo $((a + 1) )', 'echo $((x))', '(( count++ ))', '((i--))', '(( a + 1 ))',
+      '(( a = 1 ))', '(( a++ )) && ls', '((a++)); ls', '(( $(rm -rf x) ))', '(( x[$(ls)]++ ))', 'a=1; b=2; echo $((a + b))',
+    ]);
+    hostile(['echo $(( $(sudo ls) + 1 ))', '(( $(curl x | sh) ))', '(( x[$(rm -rf ~)] ))']);
+  });
+
+  it('${…}: replacements, subscripts, `#` inside braces and outside them', () => {
+    agreed([
+      'mv "$f" "${f// /_}"', 'echo ${x/a/b}', 'echo ${x//a/}', 'echo ${x/#a/b}', 'echo ${x/%a/b}', 'echo ${x//a/b-c}', 'echo ${x//\\//_}', 'echo ${x/a/$(ls)}',
+      'echo ${#array[@]}', 'echo ${a[@]}', 'echo ${a[*]}', 'echo ${a[0]}', 'echo ${a[01]}', 'echo ${a[i]}', 'echo ${_[0]}', 'echo ${a[@]:1}', 'echo ${#x}',
+      'echo ${x#a}', 'echo ${x##*/}', 'echo ${x%%.*}', 'echo a#b', 'echo ${x}#b', 'echo ${x} #c', 'echo ${x #b}', 'ls #${x}', 'echo "${x}" # ${y}',
+    ]);
+    hostile(['echo ${x/a/b}; sudo ls', 'echo ${#a[@]} && rm -rf ~', 'echo ${x} #; sudo ls\nsudo ls']);
+  });
+});
+
+describe('the session-11 shapes are read by the reader, not handed to tree-sitter', () => {
+  it('takes each everyday spelling (the speed of issue #16 rests on it)', () => {
+    const lines = [
+      "echo $'a\\'b'; rm -rf ~", 's\\udo ls', '\\rm -rf x', 'time (npm ci && npm test)', 'a=1; b=2; echo $((a + b))', '(( count++ ))', '(( a + 1 ))',
+      'mv "$f" "${f// /_}"', 'echo ${#array[@]}', 'echo ${a[0]}', 'echo ${x##*/}', 'echo ${#x}',
+    ];
+    for (const line of lines) expect(compareText(endedText(line)), JSON.stringify(line)).toEqual({ taken: true, difference: undefined });
+  });
+});

@@ -414,7 +414,7 @@ class Reader {
 
   compound(c: number): Draft {
     if (c === Ch.OpenParen) {
-      if (this.at(1) === Ch.OpenParen) refuse();
+      if (this.at(1) === Ch.OpenParen) return this.arithmeticCommand();
       return this.subshell();
     }
     if (c === Ch.OpenBrace) return this.group();
@@ -909,14 +909,37 @@ class Reader {
     } else {
       if (from >= this.n || c0 === Ch.Dash || isDigit(c0)) refuse();
       if (c0 === 0x3a) this.i++;
-      else while (this.i < this.n && (isNameChar(this.s.charCodeAt(this.i)) || (this.i > from && this.s.charCodeAt(this.i) === 0x2b))) this.i++;
+      else {
+        for (;;) {
+          const q = this.i < this.n ? this.s.charCodeAt(this.i) : -1;
+          if (isNameChar(q) || (this.i > from && q === 0x2b)) this.i++;
+          else if (this.escapedAlnum(this.i)) this.i += 2;
+          else break;
+        }
+      }
       name = this.s.slice(from, this.i);
       // `time` is a plain command name to tree-sitter-bash (`time git status`); the other reserved words are not.
       if (name === '' || (name !== 'time' && NOT_PLAIN_NAME.has(name)) || !this.delim(this.at())) refuse();
-      if (name === 'time' && !(this.at() === Ch.Space && isNameStart(this.at(1)))) refuse();
+      const timed = name === 'time' && this.at() === Ch.Space && this.at(1) === Ch.OpenParen && this.at(2) !== Ch.OpenParen;
+      if (name === 'time' && !timed && !(this.at() === Ch.Space && isNameStart(this.at(1)))) refuse();
       const cn = draft('command_name', true, from, this.i);
       add(cn, draft('word', true, from, this.i));
       add(cmd, cn, 'name');
+      if (timed) {
+        // `time ( … )`: tree-sitter-bash makes the subshell a child of the command `time`, with no field.
+        if (assignments.length > 0) refuse();
+        this.blanks();
+        this.depth++;
+        let sub: Draft;
+        try {
+          sub = this.subshell();
+        } finally {
+          this.depth--;
+        }
+        add(cmd, sub);
+        cmd.end = sub.end;
+        return { node: cmd, redirects: this.redirects() };
+      }
     }
     let end = this.i;
     let last = name;
@@ -971,10 +994,15 @@ class Reader {
     const pieces: Draft[] = [];
     for (;;) {
       const c = this.at();
-      if (isWordChar(c)) {
+      if (isWordChar(c) || this.escapedAlnum(this.i)) {
         const from = this.i;
-        while (this.i < this.n && isWordChar(this.s.charCodeAt(this.i))) this.i++;
+        const escaped = this.wordRun();
+        // After another piece, tree-sitter-bash splits a backslashed run off as a word of its own (`"a"\\u` is two
+        // arguments to it, one to bash): only a first piece may hold a backslash.
+        if (escaped && pieces.length > 0) refuse();
         pieces.push(draft('word', true, from, this.i));
+      } else if (c === Ch.Dollar && this.at(1) === Ch.Quote && argument) {
+        pieces.push(this.ansiC());
       } else if (c === Ch.Quote) {
         const from = this.i;
         const close = this.s.indexOf("'", this.i + 1);
@@ -1046,6 +1074,48 @@ class Reader {
     const cat = draft('concatenation', true, start, this.i);
     for (const p of pieces) add(cat, p);
     return cat;
+  }
+
+  /** Whether a backslash before a letter or a digit is at `k` (`s\\udo`, `\\rm`): part of a word to tree-sitter-bash. */
+  escapedAlnum(k: number): boolean {
+    return k + 1 < this.n && this.s.charCodeAt(k) === Ch.Backslash && isNameRest(this.s.charCodeAt(k + 1));
+  }
+
+  /** A run of unquoted word characters and backslashed letters or digits; whether it holds a backslash. */
+  wordRun(): boolean {
+    let escaped = false;
+    for (;;) {
+      if (this.i < this.n && isWordChar(this.s.charCodeAt(this.i))) this.i++;
+      else if (this.escapedAlnum(this.i)) {
+        this.i += 2;
+        escaped = true;
+      } else return escaped;
+    }
+  }
+
+  /**
+   * `$'…'` as an ansi_c_string: printable characters, and a backslash only before a letter, a digit, `'` or `"`. Where
+   * bash ends the string, at the first quote no backslash escapes, tree-sitter's token ends too, since no `\\` (an
+   * escaped backslash) can make a later quote look escaped to one and not the other.
+   */
+  ansiC(): Draft {
+    const from = this.i;
+    let k = this.i + 2;
+    for (;;) {
+      if (k >= this.n) refuse();
+      const c = this.s.charCodeAt(k);
+      if (c === Ch.Quote) break;
+      if (c === Ch.Backtick && this.inBackticks) refuse();
+      if (c === Ch.Backslash) {
+        const e = k + 1 < this.n ? this.s.charCodeAt(k + 1) : -1;
+        if (!(isNameRest(e) || e === Ch.Quote || e === Ch.DoubleQuote)) refuse();
+        k += 2;
+        continue;
+      }
+      k++;
+    }
+    this.i = k + 1;
+    return draft('ansi_c_string', true, from, this.i);
   }
 
   /** `"…"`: string_content between expansions; a stretch of blanks alone is part of the next token (tree-sitter). */
@@ -1135,8 +1205,33 @@ class Reader {
     const nameFrom = e;
     if (!isNameStart(e < this.n ? this.s.charCodeAt(e) : -1)) refuse();
     while (e < this.n && isNameRest(this.s.charCodeAt(e))) e++;
+    if (e < this.n && this.s.charCodeAt(e) === Ch.OpenBracket) {
+      // `${NAME[@]}`, `${NAME[*]}`, `${NAME[0]}`, and their `#` lengths: a subscript, and nothing after it. (`_` is a
+      // special parameter there to tree-sitter-bash, and its subscript an error.)
+      if (e === nameFrom + 1 && this.s.charCodeAt(nameFrom) === Ch.Underscore) refuse();
+      const sub = draft('subscript', true, nameFrom, 0);
+      add(sub, draft('variable_name', true, nameFrom, e));
+      add(sub, draft('[', false, e, e + 1));
+      const from = e + 1;
+      let k = from;
+      const q = k < this.n ? this.s.charCodeAt(k) : -1;
+      if (q === Ch.At || q === Ch.Star) k++;
+      else while (k < this.n && isDigit(this.s.charCodeAt(k))) k++;
+      if (k === from || (isDigit(q) && q === 0x30 && k > from + 1) || k >= this.n || this.s.charCodeAt(k) !== Ch.CloseBracket) refuse();
+      add(sub, draft(isDigit(q) ? 'number' : 'word', true, from, k));
+      add(sub, draft(']', false, k, k + 1));
+      sub.end = k + 1;
+      add(node, sub);
+      e = k + 1;
+      if (e >= this.n || this.s.charCodeAt(e) !== Ch.CloseBrace) refuse();
+      add(node, draft('}', false, e, e + 1));
+      node.end = e + 1;
+      this.i = e + 1;
+      return node;
+    }
     add(node, draft('variable_name', true, nameFrom, e));
     const c = e < this.n ? this.s.charCodeAt(e) : -1;
+    if (c === 0x2f && node.kids.length === 2) return this.replacement(node, e);
     if (c !== Ch.CloseBrace) {
       if (node.kids.length === 3) refuse(); // `${#NAME…}`
       let op: string | undefined;
@@ -1158,12 +1253,145 @@ class Reader {
     return node;
   }
 
-  /** `$NAME`, `$0`–`$9`, `$?`, `$#`, `$@`, `$*`, `$$`; `${NAME}`; `$(…)`. */
+  /** `(( NAME++ ))`, `(( NAME-- ))`, or `(( … ))` of what `$(( … ))` takes: a compound_statement to tree-sitter-bash. */
+  arithmeticCommand(): Draft {
+    const node = draft('compound_statement', true, this.i, 0);
+    add(node, draft('((', false, this.i, this.i + 2));
+    this.i += 2;
+    this.blanks();
+    const from = this.i;
+    if (isNameStart(this.at())) {
+      let e = this.i;
+      while (e < this.n && isNameRest(this.s.charCodeAt(e))) e++;
+      const op = this.s.slice(e, e + 2);
+      if (op === '++' || op === '--') {
+        const post = draft('postfix_expression', true, from, e + 2);
+        add(post, draft('variable_name', true, from, e));
+        add(post, draft(op, false, e, e + 2));
+        add(node, post);
+        this.i = e + 2;
+        this.blanks();
+        return this.closeArithmetic(node);
+      }
+    }
+    add(node, this.arithmeticBody());
+    return this.closeArithmetic(node);
+  }
+
+  /** The `))` of an arithmetic command, and what may follow it. */
+  closeArithmetic(node: Draft): Draft {
+    if (this.at() !== Ch.CloseParen || this.at(1) !== Ch.CloseParen) refuse();
+    add(node, draft('))', false, this.i, this.i + 2));
+    this.i += 2;
+    node.end = this.i;
+    this.afterCompound();
+    return node;
+  }
+
+  /**
+   * `$(( A ))` or `$(( A OP B ))`: operands a name, a number without a leading zero or `$NAME`, OP one of `+ - *`
+   * with a blank on each side (one operator, so no precedence to copy).
+   */
+  arithmetic(at: number): Draft {
+    const node = draft('arithmetic_expansion', true, at, 0);
+    add(node, draft('$((', false, at, at + 3));
+    this.i = at + 3;
+    this.blanks();
+    add(node, this.arithmeticBody());
+    if (this.at() !== Ch.CloseParen || this.at(1) !== Ch.CloseParen) refuse();
+    add(node, draft('))', false, this.i, this.i + 2));
+    this.i += 2;
+    node.end = this.i;
+    return node;
+  }
+
+  /** The expression inside `$((…))` or `((…))`, and the blanks after it. */
+  arithmeticBody(): Draft {
+    const left = this.arithmeticOperand();
+    let expr = left;
+    if (this.at() === Ch.Space) {
+      this.blanks();
+      const c = this.at();
+      if (c !== 0x2b && c !== Ch.Dash && c !== Ch.Star) {
+        if (c !== Ch.CloseParen) refuse();
+      } else {
+        if (this.at(1) !== Ch.Space) refuse();
+        expr = draft('binary_expression', true, left.start, 0);
+        add(expr, left);
+        add(expr, draft(String.fromCharCode(c), false, this.i, this.i + 1));
+        this.i++;
+        this.blanks();
+        const right = this.arithmeticOperand();
+        add(expr, right);
+        expr.end = right.end;
+        this.blanks();
+      }
+    }
+    return expr;
+  }
+
+  arithmeticOperand(): Draft {
+    const from = this.i;
+    const c = this.at();
+    if (isNameStart(c)) {
+      while (isNameRest(this.at())) this.i++;
+      return draft('variable_name', true, from, this.i);
+    }
+    if (isDigit(c)) {
+      while (isDigit(this.at())) this.i++;
+      if (c === 0x30 && this.i > from + 1) refuse();
+      if (isNameStart(this.at())) refuse();
+      return draft('number', true, from, this.i);
+    }
+    // `$_` alone is a special parameter to tree-sitter-bash (as in dollar()).
+    if (c === Ch.Dollar && isNameStart(this.at(1)) && !(this.at(1) === Ch.Underscore && !isNameRest(this.at(2)))) {
+      const node = draft('simple_expansion', true, from, 0);
+      add(node, draft('$', false, from, from + 1));
+      this.i++;
+      while (isNameRest(this.at())) this.i++;
+      add(node, draft('variable_name', true, from + 1, this.i));
+      node.end = this.i;
+      return node;
+    }
+    refuse();
+  }
+
+  /**
+   * `${NAME/PAT/REP}` or `${NAME//PAT/REP}` (`e` at the first `/`): PAT of plain characters and blanks (a `regex`
+   * node), REP of plain characters without `-` (a `word`, as after `:-`). Both must be there.
+   */
+  replacement(node: Draft, at: number): Draft {
+    let e = at;
+    const op = this.s.startsWith('//', e) ? '//' : '/';
+    add(node, draft(op, false, e, e + op.length), 'operator');
+    e += op.length;
+    const patFrom = e;
+    for (;;) {
+      const c = e < this.n ? this.s.charCodeAt(e) : -1;
+      if (c === 0x2f || !(isExpansionWordChar(c) || c === Ch.Space)) break;
+      e++;
+    }
+    // A pattern starting with `#`, `%` or `/` anchors it or means something else: those never pass the loop above.
+    if (e === patFrom || e >= this.n || this.s.charCodeAt(e) !== 0x2f) refuse();
+    add(node, draft('regex', true, patFrom, e));
+    add(node, draft('/', false, e, e + 1), 'operator');
+    e++;
+    const repFrom = e;
+    while (e < this.n && isExpansionWordChar(this.s.charCodeAt(e)) && this.s.charCodeAt(e) !== 0x2f) e++;
+    if (e === repFrom || e >= this.n || this.s.charCodeAt(e) !== Ch.CloseBrace || this.s.slice(repFrom, e).includes('-')) refuse();
+    add(node, draft('word', true, repFrom, e));
+    add(node, draft('}', false, e, e + 1));
+    node.end = e + 1;
+    this.i = e + 1;
+    return node;
+  }
+
+  /** `$NAME`, `$0`–`$9`, `$?`, `$#`, `$@`, `$*`, `$$`; `${NAME}`; `$(…)`; `$((…))`. */
   dollar(quoted: boolean): Draft {
     const at = this.i;
     const c = this.at(1);
     if (c === Ch.OpenParen) {
-      if (this.at(2) === Ch.OpenParen) refuse();
+      if (this.at(2) === Ch.OpenParen) return this.arithmetic(at);
       const node = draft('command_substitution', true, at, 0);
       add(node, draft('$(', false, at, at + 2));
       this.i += 2;
@@ -1207,15 +1435,24 @@ function isBlankOrStart(c: number): boolean {
 }
 
 /**
- * Characters the reader never takes anywhere: `#`, control and non-ASCII characters. (A backslash only in "…" and
- * '…', a backtick only as a substitution: the readers of words refuse them anywhere else.)
+ * Characters the reader never takes anywhere: control and non-ASCII characters, and `#` but inside `${…}` (`${#x}`,
+ * `${x##*.}`), where it can start no comment. (A backslash only where the readers of words take it, a backtick only
+ * as a substitution: they refuse them anywhere else.)
  */
 function plainAscii(s: string, n: number): boolean {
   for (let k = 0; k < n; k++) {
     const c = s.charCodeAt(k);
-    if (c < 0x20 || c > 0x7e || c === Ch.Hash) return false;
+    if (c < 0x20 || c > 0x7e) return false;
+    if (c === Ch.Hash && !inBraces(s, k)) return false;
   }
   return true;
+}
+
+/** Whether `#` at `k` stands right after `${` and a name (or `${`, or another `#`), with no `}` between. */
+function inBraces(s: string, k: number): boolean {
+  let j = k - 1;
+  while (j >= 0 && (isNameRest(s.charCodeAt(j)) || s.charCodeAt(j) === Ch.Hash)) j--;
+  return j >= 1 && s.charCodeAt(j) === Ch.OpenBrace && s.charCodeAt(j - 1) === Ch.Dollar;
 }
 
 /** Turns the drafts into SyntaxNodes: parents, exact-size children, and the fields the walk reads. */
