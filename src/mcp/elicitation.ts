@@ -6,8 +6,9 @@ import { ErrorCode, McpError, type ElicitRequestFormParams, type ElicitResult, t
 import type { AuditSink } from '../audit/kinds.js';
 import { SCOPES, type Scope } from '../core/scopes.js';
 import type { Escalation, EscalationChannel, EscalationOutcome, RaiseContext } from '../escalation/types.js';
+import { visible } from '../core/visible.js';
 import { approvalMessage, scopeSchema } from './dialog-wording.js';
-import { inquiryForm, type InquiryForm } from './inquiry-form.js';
+import { inquiryForm, strayFields, type InquiryForm } from './inquiry-form.js';
 
 /** setTimeout's ceiling (~24.8 days): "no timeout" must never fall back to the SDK's 60 s default. */
 export const NO_TIMEOUT_MS = 2_147_483_647;
@@ -15,6 +16,8 @@ export const NO_TIMEOUT_MS = 2_147_483_647;
 export const DECLINED_BY_USER = 'declined by the user';
 export const CANCELLED_BY_USER = 'cancelled by the user';
 export const CALL_CANCELLED = 'the call was cancelled while waiting for an answer';
+/** Said (with why) when the dialog came back with an answer wisp cannot read: a refusal, never a yes (ADR 0094). */
+export const UNREADABLE_ANSWER = "the dialog's answer could not be read, so it counts as a refusal";
 
 /** What the dialog needs of the MCP server (the SDK's low-level `Server` fits). */
 export type ElicitingServer = Pick<Server, 'elicitInput' | 'getClientCapabilities'>;
@@ -76,27 +79,74 @@ export class ElicitationChannel implements EscalationChannel {
     } catch (err) {
       if (ctx.signal?.aborted) return { kind: 'declined', reason: CALL_CANCELLED };
       if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) return { kind: 'unanswered', waitedMs: Date.now() - started };
-      throw err;
+      // The person acted and the answer came back unreadable: that ends the escalation as a refusal. Thrown on, it
+      // would count as a failed leg, and a race would go on waiting for the queue without a word to anyone.
+      const unreadable = unreadableAnswer(err);
+      if (unreadable === undefined) throw err;
+      return this.unreadable(e, ctx, 'unreadable', unreadable);
     }
     if (ctx.signal?.aborted) return { kind: 'declined', reason: CALL_CANCELLED };
-    this.audited(e, ctx, result.action);
-    if (result.action === 'decline') return { kind: 'declined', reason: DECLINED_BY_USER };
-    if (result.action === 'cancel') return { kind: 'declined', reason: CANCELLED_BY_USER };
-    if (e.verb === 'approval') {
-      const scope = result.content?.scope;
-      return { kind: 'approved', scope: typeof scope === 'string' && (SCOPES as readonly string[]).includes(scope) ? (scope as Scope) : 'once' };
+    if (result.action === 'decline' || result.action === 'cancel') {
+      this.audited(e, ctx, result.action);
+      return { kind: 'declined', reason: result.action === 'decline' ? DECLINED_BY_USER : CANCELLED_BY_USER };
     }
-    const answer = read!(result.content as Record<string, unknown> | undefined);
-    if (!answer.ok) return { kind: 'declined', reason: answer.reason };
+    const content = result.content as Record<string, unknown> | undefined;
+    if (e.verb === 'approval') {
+      const scope = readScope(content);
+      if (!scope.ok) return this.unreadable(e, ctx, result.action, scope.reason);
+      this.audited(e, ctx, result.action);
+      return { kind: 'approved', scope: scope.scope };
+    }
+    const answer = read!(content);
+    if (!answer.ok) return this.unreadable(e, ctx, result.action, answer.reason);
+    this.audited(e, ctx, result.action);
     return { kind: 'answered', text: answer.text };
   }
 
-  private audited(e: Escalation, ctx: RaiseContext, action: ElicitResult['action']): void {
+  /** An accepted form whose content does not fit the form: audited with why, and refused. */
+  private unreadable(e: Escalation, ctx: RaiseContext, action: ElicitResult['action'] | 'unreadable', why: string): EscalationOutcome {
+    const shown = visible(why, { maxChars: 300 });
+    this.audited(e, ctx, action, shown);
+    return { kind: 'declined', reason: `${UNREADABLE_ANSWER} (${shown})` };
+  }
+
+  private audited(e: Escalation, ctx: RaiseContext, action: ElicitResult['action'] | 'unreadable', unreadable?: string): void {
     this.opts.audit?.write(
       'escalation.answered',
-      { channel: 'elicitation', escalationId: ctx.escalationId, verb: e.verb, via: 'elicitation', action },
+      {
+        channel: 'elicitation',
+        escalationId: ctx.escalationId,
+        verb: e.verb,
+        via: 'elicitation',
+        action,
+        ...(unreadable !== undefined ? { unreadable } : {}),
+      },
       { session: ctx.session, ...(ctx.thread !== undefined ? { thread: ctx.thread } : {}) },
     );
   }
+}
+
+/**
+ * The scope of an accepted approval form: absent means once (the form's default); anything but the one field the
+ * form asks for, or a value outside its choices, is no answer.
+ */
+function readScope(content: Record<string, unknown> | undefined): { ok: true; scope: Scope } | { ok: false; reason: string } {
+  const stray = strayFields(content, ['scope']);
+  if (stray) return { ok: false, reason: stray };
+  const scope = content?.scope;
+  if (scope === undefined) return { ok: true, scope: 'once' };
+  if (typeof scope === 'string' && (SCOPES as readonly string[]).includes(scope)) return { ok: true, scope: scope as Scope };
+  return { ok: false, reason: 'its scope is not one of the choices' };
+}
+
+/**
+ * The SDK's errors for an answer that arrived but does not fit: its server side checks the content against the
+ * form's schema, its client side checks the result its dialog produced. Matched by their wording (SDK 1.x);
+ * anything else is a failed leg, as before.
+ */
+function unreadableAnswer(err: unknown): string | undefined {
+  if (!(err instanceof McpError) || err.code !== ErrorCode.InvalidParams) return undefined;
+  const m = err.message;
+  return m.includes('does not match requested schema') || m.includes('Invalid elicitation result') ? m : undefined;
 }
 

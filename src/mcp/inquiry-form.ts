@@ -62,6 +62,10 @@ function readFlat(
   fields: readonly FlatField[],
   content: Record<string, unknown> | undefined,
 ): { ok: true; text: string } | { ok: false; reason: string } {
+  const stray = strayFields(content, fields.map((f) => f.name));
+  if (stray) return { ok: false, reason: stray };
+  const missing = fields.filter((f) => f.required && content?.[f.name] === undefined).map((f) => f.name);
+  if (missing.length > 0) return { ok: false, reason: `it leaves out ${missing.slice(0, 5).join(', ')}, which the form requires` };
   const out: Record<string, unknown> = { ...(content ?? {}) };
   for (const f of fields) {
     const v = out[f.name];
@@ -71,6 +75,13 @@ function readFlat(
     out[f.name] = picked;
   }
   return { ok: true, text: JSON.stringify(out) };
+}
+
+/** Says which fields of an answer the form did not ask for (a client must not add any), or undefined. */
+export function strayFields(content: Record<string, unknown> | undefined, asked: readonly string[]): string | undefined {
+  const stray = Object.keys(content ?? {}).filter((k) => !asked.includes(k));
+  if (stray.length === 0) return undefined;
+  return `it holds fields the form did not ask for: ${stray.slice(0, 5).map((k) => visible(k, { maxChars: 40 })).join(', ')}`;
 }
 
 export interface InquiryForm {
@@ -116,7 +127,9 @@ export function inquiryForm(request: InquiryRequest, timeoutMs: number, queueId?
         required: ['answer'],
       },
       read: (content) => {
-        const raw = typeof content?.answer === 'string' ? content.answer : '';
+        const field = answerField(content);
+        if (!field.ok) return field;
+        const raw = field.text;
         let value: unknown;
         try {
           value = JSON.parse(raw);
@@ -136,7 +149,15 @@ export function inquiryForm(request: InquiryRequest, timeoutMs: number, queueId?
       properties: { answer: { type: 'string', title: 'Answer', maxLength: INQUIRY_ANSWER_MAX_BYTES } },
       required: ['answer'],
     },
-    read: (content) => ({ ok: true, text: typeof content?.answer === 'string' ? content.answer : '' }),
+    read: answerField,
   };
+}
+
+/** The one `answer` field of a plain or JSON form: present, text, and alone. */
+function answerField(content: Record<string, unknown> | undefined): { ok: true; text: string } | { ok: false; reason: string } {
+  const stray = strayFields(content, ['answer']);
+  if (stray) return { ok: false, reason: stray };
+  const answer = content?.answer;
+  return typeof answer === 'string' ? { ok: true, text: answer } : { ok: false, reason: 'it holds no answer text' };
 }
 
