@@ -108,4 +108,20 @@ describe('answerFromTerminal', () => {
     // The queue passes the person's answer on unchanged; the gate applies the downgrade (and audits downgradedFrom).
     expect(channel.poll(id)).toEqual({ kind: 'approved', scope: 'always' });
   });
+
+  it('"always" for a dangerous command is never reported back as approved (always): it says session only', async () => {
+    const { base, paths, printed } = setup();
+    const channel = new QueueChannel({ paths, audit: new MemoryAudit(), pendingSeconds: 60 });
+    const { id } = await channel.file(
+      { verb: 'approval', request: { command: 'rm -rf ./b', line: 'rm -rf ./b', pattern: 'rm -rf ./b', directory: '/w', level: 'dangerous', reasons: ['recursive deletion'] } },
+      { session: 's', timeoutMs: 0, escalationId: 'dng02' },
+    );
+    const asked: string[] = [];
+    const confirm = async (q: string) => (asked.push(q), true);
+    expect(await answerFromTerminal(base({ id, body: { decision: 'always' }, pickupMs: 50, confirm }))).toBe('recorded');
+    expect(asked).toEqual(['Approve this command (always, kept for this session only)? [y/N] ']);
+    const out = printed.join('');
+    expect(out).toContain('approved (always, kept for this session only): dng02');
+    expect(out).not.toMatch(/approved \(always\):/);
+  });
 });

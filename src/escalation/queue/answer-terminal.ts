@@ -88,7 +88,7 @@ export async function answerFromTerminal(a: TerminalAnswer): Promise<AnswerRepor
       a.print(`  note: a dangerous command is never remembered beyond this session; ${a.body.decision} becomes session\n`);
     }
   }
-  if (a.confirm && !(await a.confirm(question(a.body)))) {
+  if (a.confirm && !(await a.confirm(question(a.body, req)))) {
     throw new WispError(`not confirmed: nothing was answered; ${a.id} is still waiting (see ${command(a.verb)} pending)`);
   }
 
@@ -97,9 +97,9 @@ export async function answerFromTerminal(a: TerminalAnswer): Promise<AnswerRepor
 }
 
 /** The confirmation asked after the request is shown: says exactly what will be written. */
-function question(body: AnswerBody): string {
+function question(body: AnswerBody, req: QueueRequest): string {
   if ('decision' in body) {
-    return body.decision === 'no' ? 'Deny this command? [y/N] ' : `Approve this command (${body.decision})? [y/N] `;
+    return body.decision === 'no' ? 'Deny this command? [y/N] ' : `Approve this command (${scopeWords(body.decision, req)})? [y/N] `;
   }
   if ('declined' in body) return 'Decline this question? [y/N] ';
   return 'Send this answer? [y/N] ';
@@ -109,8 +109,17 @@ function seconds(ms: number): string {
   return ms < 10_000 ? String(Math.round(ms / 100) / 10) : String(Math.round(ms / 1000));
 }
 
-function verdict(body: AnswerBody): string {
-  if ('decision' in body) return body.decision === 'no' ? 'denied' : `approved (${body.decision})`;
+/**
+ * The scope as it will be kept, not only as it was asked for: the person must not be told a dangerous command was
+ * approved "always" when the asker keeps it for its session only (ADR 0094).
+ */
+function scopeWords(decision: string, req: QueueRequest): string {
+  const broad = decision === 'project' || decision === 'always';
+  return broad && req.verb === 'approval' && req.level === 'dangerous' ? `${decision}, kept for this session only` : decision;
+}
+
+function verdict(body: AnswerBody, req: QueueRequest): string {
+  if ('decision' in body) return body.decision === 'no' ? 'denied' : `approved (${scopeWords(body.decision, req)})`;
   if ('declined' in body) return 'declined';
   return 'answered';
 }
@@ -120,11 +129,11 @@ function report(a: TerminalAnswer, req: QueueRequest, fate: Fate): AnswerReport 
   const nothing = 'your answer decided nothing';
   switch (fate) {
     case 'taken':
-      a.print(`${verdict(a.body)}: ${req.id} — ${who} took the answer\n`);
+      a.print(`${verdict(a.body, req)}: ${req.id} — ${who} took the answer\n`);
       return fate;
     case 'recorded': {
       const left = req.expiresAt === null ? '' : `, within ${formatDuration(Date.parse(req.expiresAt) - Date.now())}`;
-      a.print(`${verdict(a.body)}: ${req.id} — recorded; ${who} collects it when it next checks${left}\n`);
+      a.print(`${verdict(a.body, req)}: ${req.id} — recorded; ${who} collects it when it next checks${left}\n`);
       return fate;
     }
     case 'exists':
