@@ -46,6 +46,8 @@ export function ApprovalDialog({ request, onAnswer, rhythm, onStrayKey, persistD
     focusRef.current = Math.min(CHOICES.length - 1, Math.max(0, next));
     setFocusState(focusRef.current);
   };
+  // True while the keys are a run of focus moves that began deliberately.
+  const movingRef = useRef(false);
   const r: ApprovalRequest = request.request;
   const dangerous = r.level === 'dangerous';
   const view = useMemo(() => commandView(r.command, r.line), [r.command, r.line]);
@@ -83,6 +85,7 @@ export function ApprovalDialog({ request, onAnswer, rhythm, onStrayKey, persistD
     if (viewingRef.current) {
       // Reading answers nothing: scrolling and going back need no pause (they still count as keys).
       (rhythm ?? ownRhythm).typed();
+      movingRef.current = false;
       if (key.escape || input === 'v' || input === 'q') return setViewing(false);
       const page = Math.max(1, viewHeight - 1);
       if (key.upArrow) return scrollTo(offsetRef.current - 1);
@@ -91,12 +94,17 @@ export function ApprovalDialog({ request, onAnswer, rhythm, onStrayKey, persistD
       if (key.pageDown || input === ' ') return scrollTo(offsetRef.current + page);
       return;
     }
-    // Moving the focus answers nothing, so it needs no pause (it still counts as a key for the next one).
+    // Moving the focus answers nothing, but it chooses what a later Enter answers: arrows of an edit in the input
+    // line that straddled the opening must not move it (ADR 0094). So the first move needs a pause, like an answer;
+    // the moves right after an accepted one go on without (a run of ← is one deliberate act).
     const move = key.leftArrow || (key.tab && key.shift) ? -1 : key.rightArrow || key.tab ? 1 : 0;
     if (move !== 0) {
-      (rhythm ?? ownRhythm).typed();
+      const go = movingRef.current && !together ? ((rhythm ?? ownRhythm).typed(), true) : guard.judge() && !together;
+      movingRef.current = go;
+      if (!go) return onStrayKey?.(input, key, paste);
       return setFocus(focusRef.current + move);
     }
+    movingRef.current = false;
     // A chunk of several characters is a paste or keys typed together: never an answer.
     const deliberate = guard.judge() && input.length <= 1 && !together;
     if (!deliberate) return onStrayKey?.(input, key, paste);

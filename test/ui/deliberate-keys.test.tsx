@@ -152,6 +152,38 @@ describe('no answer by accident (real timers, 500 ms quiet)', () => {
     expect(outcome()).toEqual({ kind: 'approved', scope: 'always' });
   });
 
+  it('arrow keys of an edit in the input line straddling the opening do not move the answer; a later Enter approves nothing', async () => {
+    const { stdin, open, outcome, lastFrame } = start();
+    await typeAt(stdin, 'fix the tst', 100);
+    // The person moves back to mend "tst": three ← at key-repeat speed, the dialog opening after the first.
+    stdin.write(KEYS.left);
+    await settle(80);
+    open();
+    await settle(80);
+    for (let i = 0; i < 3; i++) {
+      stdin.write(KEYS.left);
+      await settle(80);
+    }
+    expect(strip(lastFrame()!)).toMatch(/▸\[n\] no/); // the focus stayed on no
+    await settle(700); // reads the dialog, then presses Enter meaning to send the mended line
+    await press(stdin, KEYS.enter);
+    expect(outcome()).not.toMatchObject({ kind: 'approved' });
+  });
+
+  it('a deliberate ← (after a pause, once the dialog is seen) still moves the focus, and a run of ← goes on from it', async () => {
+    const { stdin, open, outcome, lastFrame } = start();
+    open();
+    await settle(700);
+    for (let i = 0; i < 4; i++) {
+      stdin.write(KEYS.left);
+      await settle(80);
+    }
+    expect(strip(lastFrame()!)).toMatch(/▸\[y\] once/);
+    await settle(600);
+    await press(stdin, KEYS.enter);
+    expect(outcome()).toEqual({ kind: 'approved', scope: 'once' });
+  });
+
   it('a slow typist (a key every 400 ms) never answers: each key restarts the wait', async () => {
     const { stdin, open, outcome, lastFrame } = start();
     await typeAt(stdin, 'ok ', 400);
