@@ -7,7 +7,8 @@ import { openSession } from '../src/session/session.js';
 import { wispHome } from '../src/core/paths.js';
 import { UsageError } from '../src/core/errors.js';
 import { visible } from '../src/core/visible.js';
-import type { ToolEvent } from '../src/tools/types.js';
+import { TurnReceipt, type ToolEvent } from '../src/tools/types.js';
+import { doneBeforeFailure } from '../src/session/conversation.js';
 import { resolveChannel } from './options.js';
 
 export interface RespondFlags {
@@ -62,6 +63,8 @@ export async function runRespond(words: string[], flags: RespondFlags): Promise<
     process.exit(130);
   });
   let streamed = false;
+  // Filled as the turn goes, so a turn that fails still says what it ran (ADR 0094).
+  const receipt = new TurnReceipt();
   try {
     const conversation = session.conversation(flags.instructions ? { instructions: flags.instructions } : {});
     spinner.start();
@@ -80,6 +83,7 @@ export async function runRespond(words: string[], flags: RespondFlags): Promise<
       onProgress: (message) => {
         if (!flags.json) process.stderr.write(`  ${message}\n`);
       },
+      receipt,
     });
     spinner.stop();
     if (flags.json) {
@@ -95,6 +99,14 @@ export async function runRespond(words: string[], flags: RespondFlags): Promise<
   } catch (err) {
     spinner.stop();
     session.fail(err);
+    if (flags.json) {
+      // The shape of a finished turn, with `error`: what ran before the failure is on record for the caller too.
+      const error = err instanceof Error ? err.message : String(err);
+      process.stdout.write(safeJson({ error, text: null, refusals: receipt.refusals, receipt }, 2) + '\n');
+    } else {
+      const done = doneBeforeFailure(receipt);
+      if (done) process.stderr.write(`wisp: ${done}\n`);
+    }
     throw err;
   }
 }

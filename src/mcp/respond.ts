@@ -16,8 +16,9 @@ import {
 import { auditFailure } from '../audit/failure.js';
 import type { AuditContext } from '../audit/kinds.js';
 import { visible } from '../core/visible.js';
+import { doneBeforeFailure } from '../session/conversation.js';
 import type { Session } from '../session/session.js';
-import type { ToolEvent, WispTool } from '../tools/types.js';
+import { TurnReceipt, type ToolEvent, type WispTool } from '../tools/types.js';
 import { describeIssues } from './arg-errors.js';
 import { eventLine, noteFor, shape } from './result-shape.js';
 import { CloseArgs, RespondArgs } from './schemas.js';
@@ -170,6 +171,7 @@ export function toolCalls(deps: ToolCallDeps): ToolCalls {
     call: CallScope,
   ): Promise<CallToolResult> {
     const task = call.taskId !== undefined ? { task: call.taskId } : {};
+    const receipt = new TurnReceipt();
     try {
       const result = await t.serial(async () => {
         controller.signal.throwIfAborted();
@@ -179,6 +181,7 @@ export function toolCalls(deps: ToolCallDeps): ToolCalls {
             signal: controller.signal,
             ...(progress ? { onProgress: progress, onEvent: (e: ToolEvent) => progress(eventLine(e)) } : {}),
             ...(args.answers?.length ? { answers: args.answers } : {}),
+            receipt,
           }),
         );
       });
@@ -199,7 +202,9 @@ export function toolCalls(deps: ToolCallDeps): ToolCalls {
         { tool: 'respond', isError: true, text: message, seconds: seconds(started), ...(cancelled ? { cancelled } : {}), ...task },
         t.ctx,
       );
-      return { content: [{ type: 'text', text: message }], isError: true };
+      // What ran before the failure is said too: a caller told only that the turn failed may send it again.
+      const done = doneBeforeFailure(receipt);
+      return { content: [{ type: 'text', text: message }, ...(done ? [{ type: 'text' as const, text: done }] : [])], isError: true };
     }
   }
 

@@ -11,6 +11,7 @@ import type { Gate } from '../gate/gate.js';
 import { ApprovalCache } from '../gate/session-approvals.js';
 import { isModelError, type ChatMessage, type LanguageModel, type ToolCall } from '../model/types.js';
 import type { WispPaths } from '../core/paths.js';
+import { visible } from '../core/visible.js';
 import { toolSchema } from '../tools/registry.js';
 import { TurnReceipt, type PendingItem, type Refusal, type LiveEvent, type ToolContext, type ToolEvent, type WispTool } from '../tools/types.js';
 
@@ -40,6 +41,11 @@ export interface TurnOptions {
   readonly onLive?: (event: LiveEvent) => void;
   /** Result-channel answers to redeem before the prompt (MCP `respond.answers`). */
   readonly answers?: ReadonlyArray<{ id: string; text: string; answeredBy?: 'human' | 'agent' }>;
+  /**
+   * The receipt this turn fills. A face that must say what ran even when the turn then fails (the model gone, the
+   * script exhausted) passes its own and reads it after the throw (ADR 0094).
+   */
+  readonly receipt?: TurnReceipt;
 }
 
 export interface TurnResult {
@@ -63,6 +69,24 @@ export function systemPrompt(tools: readonly WispTool[], instructions?: string):
   else lines.push('You have no tools in this session: answer from what you know.');
   if (instructions) lines.push('', 'Instructions for this conversation:', instructions);
   return lines.join('\n');
+}
+
+/**
+ * What a failed turn had already done, in one sentence, or undefined when it did nothing: a caller told only
+ * "the turn failed" would take it for nothing having happened, and may ask again and run the same commands twice.
+ */
+export function doneBeforeFailure(receipt: TurnReceipt): string | undefined {
+  const ran = receipt.commands.map((c) => {
+    const how = c.timedOut ? 'timed out' : c.exitStatus === null ? 'stopped by a signal' : `exit ${c.exitStatus}`;
+    return `\`${visible(c.command, { maxChars: 120 })}\` (${how})`;
+  });
+  const wrote = receipt.files.map((f) => `${visible(f.path, { maxChars: 200 })} (${f.mode})`);
+  const parts = [
+    ...(ran.length > 0 ? [`ran ${ran.length === 1 ? 'a command' : `${ran.length} commands`}: ${ran.slice(0, 10).join(', ')}${ran.length > 10 ? ', …' : ''}`] : []),
+    ...(wrote.length > 0 ? [`wrote ${wrote.slice(0, 10).join(', ')}${wrote.length > 10 ? ', …' : ''}`] : []),
+  ];
+  if (parts.length === 0) return undefined;
+  return `Before it stopped, this turn ${parts.join('; and ')}. That is not undone: check it before asking again.`;
 }
 
 /** What a reply cut by `models.maxTokens` ends with. */
@@ -92,7 +116,7 @@ export class Conversation {
       ...(this.deps.thread !== undefined ? { thread: this.deps.thread } : {}),
       turn: this.turnNo,
     };
-    const receipt = new TurnReceipt();
+    const receipt = opts.receipt ?? new TurnReceipt();
     const turnApprovals = new ApprovalCache();
     const { audit, config } = this.deps;
 

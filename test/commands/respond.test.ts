@@ -52,6 +52,22 @@ describe('wisp respond', () => {
     expect(out.refusals).toMatchObject([{ command: 'touch m' }]);
   });
 
+  it('a turn that fails after running a command does not hide the run: --json prints it with the error, plain says it', () => {
+    // The script ends after the tool call: the model fails on its next call, after `touch` ran.
+    const s = script('f', [run('touch ran-once && echo made')]);
+    const j = wisp(['respond', '-m', `script:${s}`, '--yes', '--json', 'make it'], { cwd: dir, home });
+    expect(j.status).toBe(1);
+    expect(existsSync(join(dir, 'ran-once'))).toBe(true);
+    const out = JSON.parse(j.stdout) as { error: string; text: null; receipt: { commands: unknown[] } };
+    expect(out.error).toMatch(/no response left/);
+    expect(out.text).toBeNull();
+    expect(out.receipt.commands).toMatchObject([{ command: 'touch ran-once && echo made', exitStatus: 0 }]);
+
+    const p = wisp(['respond', '-m', `script:${s}`, '--yes', 'make it'], { cwd: dir, home });
+    expect(p.status).toBe(1);
+    expect(p.stderr).toContain('Before it stopped, this turn ran a command: `touch ran-once && echo made` (exit 0)');
+  });
+
   it('reads the prompt from piped stdin and is the default command', () => {
     const s = script('a', [{ text: 'hi there' }]);
     const r = wisp(['-m', `script:${s}`], { cwd: dir, home, input: 'hello\n' });
