@@ -43,8 +43,8 @@ function chat(responses: unknown[]) {
   return { t, work, home, approvals };
 }
 
-/** Types one key every `gapMs`; returns the longest gap that really happened. */
-async function typeAt(t: PtyTerm, text: string, gapMs: number): Promise<number> {
+/** Types one key (a character, or each string of a list) every `gapMs`; returns the longest gap that really happened. */
+async function typeAt(t: PtyTerm, text: string | readonly string[], gapMs: number): Promise<number> {
   let longest = 0;
   let prev = performance.now();
   for (const ch of text) {
@@ -104,6 +104,29 @@ describe('wisp chat answers only deliberate keys (pty)', () => {
       await answer(t, 'n', (screen) => screen.includes(DIALOG));
       await t.waitFor('Done.');
       expect(existsSync(join(work, 'marker-a'))).toBe(false);
+      return true;
+    });
+  }, 180_000);
+
+  it('← held to mend the input line while the dialog opens leaves the focus on no; the Enter after a pause approves nothing', async () => {
+    await withRhythm(async () => {
+      const { t, work, approvals } = chat([{ ...run('touch marker-arrows'), delayMs: 1200 }, { text: 'Done.' }]);
+      await t.waitFor(READY);
+      await t.typeLine('make a marker');
+      await t.waitFor('thinking');
+      let openedAt = 0;
+      t.onRaw(DIALOG, () => (openedAt = performance.now()));
+      // Key repeat of ← at ~12 a second for 2.5 s: the dialog opens after ~1.2 s, in the middle of it.
+      const longest = await typeAt(t, Array<string>(30).fill('\x1b[D'), 80);
+      if (longest > TYPING_GAP_MAX || openedAt === 0 || openedAt > performance.now() - 800) return false;
+      const screen = await t.screen();
+      expect(screen).toContain(DIALOG);
+      expect(screen).toMatch(/▸\[n\] no/);
+      await sleep(900); // reads, then presses Enter meaning to send the mended line
+      t.write('\r');
+      await t.waitFor('Done.');
+      expect(existsSync(join(work, 'marker-arrows'))).toBe(false);
+      expect(approvals().filter((l) => l.includes('"decision":"approved"'))).toEqual([]);
       return true;
     });
   }, 180_000);
