@@ -24,13 +24,26 @@ export interface AnalyzeOptions {
   readonly project?: string;
 }
 
+/**
+ * What analyzeLine reads of the configuration: the policy, and whether the sandbox is on. Without `sandbox`, runs
+ * are not known to be contained, and reads whose files the words do not name are asked (ADR 0093).
+ */
+export type AnalyzeConfig = Pick<Config, 'policy'> & { readonly sandbox?: { readonly enabled: boolean } };
+
 /** Parses, checks the policy and classifies each part. Needs `initParser()` to have finished. */
-export function analyzeLine(line: string, config: Pick<Config, 'policy'>, cwd: string, opts: AnalyzeOptions = {}): LineAnalysis {
+export function analyzeLine(line: string, config: AnalyzeConfig, cwd: string, opts: AnalyzeOptions = {}): LineAnalysis {
   if (line.trim() === '') return { command: line, policy: 'denied', policyReason: 'empty command', parts: [], level: 'safe' };
   const parsed = parseLine(line);
   const policy = checkPolicy(line, parsed.parts, config.policy);
   // The home folder once per line, not once per part (the classifier asks the system when it is not given one).
-  const classifyOpts = { rules: config.policy.rules, cwd, line, home: opts.home ?? homedir(), ...(opts.project !== undefined ? { project: opts.project } : {}) };
+  const classifyOpts = {
+    rules: config.policy.rules,
+    cwd,
+    line,
+    home: opts.home ?? homedir(),
+    contained: config.sandbox?.enabled === true,
+    ...(opts.project !== undefined ? { project: opts.project } : {}),
+  };
   const parts = parsed.parts.map((p) => classifyPart(p, classifyOpts));
   const level = parts.reduce<Level>((acc, p) => maxLevel(acc, p.level), 'safe');
   return policy.verdict === 'denied'

@@ -33,6 +33,8 @@ export interface ClassifyOptions {
   readonly project?: string;
   /** The whole line, so an operator rule written against it (`curl.*\| *sh`) also applies to its parts. */
   readonly line?: string;
+  /** Runs allowed unasked are contained (the sandbox is on). Absent: not known, so not contained (ADR 0093). */
+  readonly contained?: boolean;
 }
 
 /** Every rule family, in the order their findings are listed. */
@@ -401,7 +403,7 @@ export function classifyPart(part: Part, opts: ClassifyOptions): PartVerdict {
     executable = `${part.words[0] ?? ''}()`;
   } else {
     const view = makeView(part, part.words, part.text, opts.cwd, home);
-    const env = opts.project !== undefined ? { cwd: opts.cwd, home, project: opts.project } : { cwd: opts.cwd, home };
+    const env = { cwd: opts.cwd, home, contained: opts.contained === true, ...(opts.project !== undefined ? { project: opts.project } : {}) };
     readOnly = rate(view, readOnlyByTable(part, env), findings);
     executable = view.exe;
     if (part.dynamicName) {

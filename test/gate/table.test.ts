@@ -14,7 +14,8 @@ const CWD = '/home/person/project';
 const HOME = '/home/person';
 const config = defaultConfig();
 const decide = (line: string) => decisionFor(analyzeLine(line, config, CWD, { home: HOME }), 'moderate');
-const table = (line: string) => parseLine(line).parts.map((p) => readOnlyByTable(p, { cwd: CWD, home: HOME }));
+// Rated as the default configuration runs them: unasked runs contained (the sandbox on, ADR 0093).
+const table = (line: string) => parseLine(line).parts.map((p) => readOnlyByTable(p, { cwd: CWD, home: HOME, contained: true }));
 
 beforeAll(async () => {
   await initParser();

@@ -5,19 +5,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { MemoryAudit, type AuditContext } from '../../src/audit/kinds.js';
-import { ConfigSchema } from '../../src/config/schema.js';
+import { type Config, ConfigSchema } from '../../src/config/schema.js';
 import { Gate } from '../../src/gate/gate.js';
 import { ApprovalCache } from '../../src/gate/session-approvals.js';
 import { ApprovalStore } from '../../src/gate/store.js';
 import { CountingChannel } from './counting-channel.js';
 
 /** The commands the person is asked about for `later`, after saying yes, for the session, to all of `approved`. */
-export async function askedAfterSessionAnswer(approved: string, later: string, project: string): Promise<string[]> {
+export async function askedAfterSessionAnswer(approved: string, later: string, project: string, config: Config = ConfigSchema.parse({})): Promise<string[]> {
   const dir = mkdtempSync(join(tmpdir(), 'wisp-session-answer-'));
   try {
     const channel = new CountingChannel({ kind: 'approved', scope: 'session' });
     const gate = new Gate({
-      config: ConfigSchema.parse({}),
+      config,
       audit: new MemoryAudit(),
       channel,
       store: new ApprovalStore(join(dir, 'approvals.json')),

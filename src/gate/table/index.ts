@@ -77,7 +77,9 @@ function globReason(components: readonly string[]): string | undefined {
 /** Whether the row reads every file below a folder it is given, with these options. */
 function recursiveWith(spec: ProgramSpec, parsed: ParsedArgs): boolean {
   if (spec.recursive === undefined) return false;
-  return spec.recursive === true || parsed.options.some((o) => (spec.recursive as readonly string[]).includes(o.name));
+  const names = spec.recursive;
+  // An entry `NAME=VALUE` is an option that recurses only with that value (grep's `-d recurse`).
+  return names === true || parsed.options.some((o) => names.includes(o.name) || (o.value !== undefined && names.includes(`${o.name}=${o.value}`)));
 }
 
 /** The operands that name files the program reads (the row's `files`), with how each was written. */
@@ -116,6 +118,27 @@ function locationReason(spec: ProgramSpec, levels: readonly ParsedArgs[], places
   for (const { word, shape } of fileValues(levels)) {
     const reason = fileWordReason(word, shape, places, false);
     if (reason !== undefined) return reason;
+  }
+  return undefined;
+}
+
+/**
+ * Why a read is not safe when nothing contains the run (ADR 0093): with the sandbox on, a run allowed unasked sees
+ * every secret file of the project empty, so `grep -r x .` or `cat *` may read the whole project. With it off (or
+ * not known to be on) they would read `.env` and keys too, and the words do not name which files: a reader that
+ * recurses, or a glob given as a file. Programs that print only names and sizes (`namesOnly`) read no content.
+ * The reason names the word, so an answer for one folder or glob never covers another.
+ */
+function uncontainedReason(spec: ProgramSpec, levels: readonly ParsedArgs[]): string | undefined {
+  if (spec.namesOnly === true) return undefined;
+  const parsed = levels[levels.length - 1]!;
+  const operands = fileOperands(spec, parsed);
+  if (recursiveWith(spec, parsed)) {
+    const folder = operands.length === 0 ? '.' : operands.map((o) => o.word).join(' ');
+    return `reads every file below ${folder}, and nothing contains the run (the sandbox is off), so it may read secrets`;
+  }
+  for (const { word, shape } of [...operands, ...fileValues(levels)]) {
+    if (shape === 'glob') return `reads the files a glob matches (${word}), and nothing contains the run (the sandbox is off), so it may read secrets`;
   }
   return undefined;
 }
@@ -173,7 +196,8 @@ function checkCommand(words: readonly string[], shapes: readonly WordShape[], en
   if (!result.ok) return no(result.reason);
   let leaf: ProgramSpec = spec;
   for (let r: ArgsResult = result; r.ok && r.sub !== undefined; r = r.sub.result) leaf = r.sub.spec;
-  const where = locationReason(leaf, levelsOf(result), at);
+  const levels = levelsOf(result);
+  const where = locationReason(leaf, levels, at) ?? (env.contained === true ? undefined : uncontainedReason(leaf, levels));
   if (where !== undefined) return no(where);
   return SAFE;
 }

@@ -24,6 +24,7 @@ function versionOnly(...options: string[]): ProgramSpec {
 }
 
 const lsRow = once((): ProgramSpec => ({
+  namesOnly: true,
   globSafe: true,
   flags: 'aAbBcCdfFgGhHiklLmnNopqQrRsStuUvxXZ1',
   values: { I: 'text', w: 'num', T: 'num' },
@@ -61,6 +62,7 @@ const headTail = (extraFlags: string, extraLong: Record<string, 'num' | 'text' |
 });
 
 const wcRow = once((): ProgramSpec => ({
+  namesOnly: true,
   globSafe: true,
   flags: 'clmwL',
   long: { ...HELP_VERSION, '--bytes': null, '--chars': null, '--lines': null, '--words': null, '--max-line-length': null, '--total': 'text' },
@@ -85,7 +87,8 @@ const grepRow = once((): ProgramSpec => ({
   optionalLong: { '--color': COLOR_WHEN, '--colour': COLOR_WHEN },
   numericOption: true,
   abbreviations: true,
-  recursive: ['-r', '-R', '--recursive', '--dereference-recursive'],
+  // `-d recurse` is `-r` spelled as a value (ADR 0093).
+  recursive: ['-r', '-R', '--recursive', '--dereference-recursive', '-d=recurse', '--directories=recurse'],
   files: { skipFirstUnless: ['-e', '-f', '--regexp', '--file'] },
 }));
 
@@ -151,7 +154,7 @@ const sortRow = once((): ProgramSpec => ({
   optionalLong: { '--check': ['diagnose-first', 'quiet', 'silent'] },
 }));
 
-const findRow = once((): ProgramSpec => ({ noOptions: true, check: findCheck, files: findStarts }));
+const findRow = once((): ProgramSpec => ({ noOptions: true, check: findCheck, files: findStarts, namesOnly: true }));
 
 const jqRow = once((): ProgramSpec => ({
   flags: 'cnesrajSCMR',
@@ -176,6 +179,7 @@ const yqRow = once((): ProgramSpec => ({
 }));
 
 const duRow = once((): ProgramSpec => ({
+  namesOnly: true,
   globSafe: true,
   flags: 'aAbcDhHklLmPsSx0',
   values: { d: 'num', B: 'text', t: 'text' },
@@ -203,6 +207,7 @@ const dfRow = once((): ProgramSpec => ({
 }));
 
 const statRow = once((): ProgramSpec => ({
+  namesOnly: true,
   globSafe: true,
   flags: 'LfZt',
   values: { c: 'text' },
@@ -211,6 +216,7 @@ const statRow = once((): ProgramSpec => ({
 }));
 
 const fileRow = once((): ProgramSpec => ({
+  namesOnly: true,
   flags: 'bchiLsz0kNnpEl',
   values: { F: 'text', e: 'text', P: 'text' },
   long: {
@@ -240,6 +246,7 @@ const diffRow = once((): ProgramSpec => ({
 }));
 
 const checksumRow = once((): ProgramSpec => ({
+  namesOnly: true,
   globSafe: true,
   flags: 'bctwz',
   values: { a: 'num' },
@@ -464,6 +471,7 @@ function gitConfigCheck(p: ParsedArgs): string | undefined {
 
 /** fd: no -x/-X/--exec/--exec-batch (run a command per file). */
 const fdRow = once((): ProgramSpec => ({
+  namesOnly: true,
   flags: 'HIuisgFalLp01q',
   values: { d: 'num', t: 'text', e: 'text', E: 'text', S: 'text', c: COLOR_WHEN, j: 'num' },
   long: {
@@ -513,6 +521,7 @@ export function uniformRow<S extends ProgramSpec>(spec: S): S {
     check: spec.check,
     recursive: spec.recursive,
     files: spec.files,
+    namesOnly: spec.namesOnly,
     leading: (spec as { leading?: number }).leading,
   };
   uniformRows.set(spec, row);
@@ -596,12 +605,12 @@ const buildTable = (): Record<string, ProgramSpec> => {
     hexdump: simple('bcCdovx', { n: 'num', s: 'text', e: 'text' }),
     strings: simple('afw', { n: 'num', t: ['d', 'o', 'x'], e: 'text' }, { '--all': null, '--bytes': 'num', '--radix': 'text', '--encoding': 'text' }),
     stat, du, df, file,
-    realpath: simple('eLmPqsz', {}, { '--canonicalize-existing': null, '--canonicalize-missing': null, '--logical': null, '--physical': null, '--quiet': null, '--relative-to': 'path', '--relative-base': 'path', '--strip': null, '--no-symlinks': null, '--zero': null }),
-    readlink: simple('efmnqsvz', {}, { '--canonicalize': null, '--canonicalize-existing': null, '--canonicalize-missing': null, '--no-newline': null, '--quiet': null, '--silent': null, '--verbose': null, '--zero': null }),
+    realpath: simple('eLmPqsz', {}, { '--canonicalize-existing': null, '--canonicalize-missing': null, '--logical': null, '--physical': null, '--quiet': null, '--relative-to': 'path', '--relative-base': 'path', '--strip': null, '--no-symlinks': null, '--zero': null }, { namesOnly: true }),
+    readlink: simple('efmnqsvz', {}, { '--canonicalize': null, '--canonicalize-existing': null, '--canonicalize-missing': null, '--no-newline': null, '--quiet': null, '--silent': null, '--verbose': null, '--zero': null }, { namesOnly: true }),
     // Both only cut a string.
     basename: simple('az', { s: 'text' }, { '--multiple': null, '--suffix': 'text', '--zero': null }, { files: 'none' }),
     dirname: simple('z', {}, { '--zero': null }, { files: 'none' }),
-    tree: simple('adlfixApugshDFvtrcCnNQ', { L: 'num', P: 'text', I: 'text' }, { '--dirsfirst': null, '--noreport': null, '--gitignore': null, '--prune': null, '--charset': 'text', '--filelimit': 'num', '--du': null, '--si': null }),
+    tree: simple('adlfixApugshDFvtrcCnNQ', { L: 'num', P: 'text', I: 'text' }, { '--dirsfirst': null, '--noreport': null, '--gitignore': null, '--prune': null, '--charset': 'text', '--filelimit': 'num', '--du': null, '--si': null }, { namesOnly: true }),
     sha1sum: checksum, sha224sum: checksum, sha256sum: checksum, sha384sum: checksum, sha512sum: checksum, md5sum: checksum, b2sum: checksum, cksum: checksum, shasum: checksum, sum: simple('rs'),
     base64: simple('di', { w: 'num' }, { '--decode': null, '--ignore-garbage': null, '--wrap': 'num' }),
     zcat: simple('fqv'), gzcat: simple('fqv'), bzcat: simple('qv'), xzcat: simple('qv'),

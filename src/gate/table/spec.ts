@@ -22,6 +22,11 @@ export interface TableEnv {
   readonly home: string;
   /** The project (launch directory) files may be read in unasked; the directory the command runs in when absent. */
   readonly project?: string;
+  /**
+   * Whether a run allowed unasked is contained (sandbox on: secret files shown empty, ADR 0093). Absent or false:
+   * nothing hides them, so a read whose files the words do not name is not safe.
+   */
+  readonly contained?: boolean;
 }
 
 export interface ProgramSpec {
@@ -56,8 +61,16 @@ export interface ProgramSpec {
   readonly bareAllowed?: boolean;
   /** A grammar the parsed arguments must also satisfy (sed scripts, awk programs, jq filters, find expressions). */
   readonly check?: (parsed: ParsedArgs, env: TableEnv) => string | undefined;
-  /** Content readers that recurse into directories when these options are set (or always, for `true`). */
+  /**
+   * Content readers that recurse into directories when these options are set (or always, for `true`); `NAME=VALUE`
+   * when the option recurses only with that value.
+   */
   readonly recursive?: true | readonly string[];
+  /**
+   * The program prints names, sizes, types or sums of the files it is given, never their content (ls, du, stat, wc,
+   * find): a glob or a folder given to it reads no secret even when nothing contains the run (ADR 0093).
+   */
+  readonly namesOnly?: true;
   /**
    * Which operands name files the program reads, for the location allow-list (src/gate/locations.ts, ADR 0063).
    * Absent: every operand. `none`: no operand (echo, test: they print or compare words). `skipFirstUnless`: the first
