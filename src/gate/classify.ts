@@ -86,9 +86,13 @@ const RISKY_ENV_NAMES = new Set([
   'PATH', 'BASH_ENV', 'ENV', 'IFS', 'PS4', 'PROMPT_COMMAND', 'SHELLOPTS', 'BASHOPTS', '_JAVA_OPTIONS', 'NODE_PATH', 'PYTHONPATH',
   'PYTHONSTARTUP', 'PYTHONHOME', 'PERLOPT', 'PERL5OPT', 'PERLLIB', 'PERL5LIB', 'RUBYOPT', 'RUBYLIB', 'CDPATH', 'EDITOR', 'VISUAL',
   'PAGER', 'MANPAGER', 'LESSOPEN', 'LESSCLOSE', 'HOME', 'TMPDIR', 'ZDOTDIR', 'XDG_CONFIG_HOME', 'BROWSER',
+  // Build tools run these, or read options that run programs from them (`MAKEFLAGS=--eval=…`, `GOFLAGS=-toolexec=…`,
+  // `RUSTC_WRAPPER=…`): an answer for `make build` must not cover them (ADR 0093).
+  'MAKEFLAGS', 'MFLAGS', 'GNUMAKEFLAGS', 'MAKEFILES', 'MAKESHELL', 'CC', 'CXX', 'CPP', 'LD', 'AR', 'RUSTC', 'RUSTC_WRAPPER',
+  'RUSTC_WORKSPACE_WRAPPER', 'RUSTDOC', 'GOFLAGS', 'GOTOOLCHAIN', 'DOTNET_STARTUP_HOOKS', 'PERL5DB',
 ]);
-const RISKY_ENV_PREFIX = /^(?:LD_|DYLD_|GIT_|npm_config_|NPM_CONFIG_)\w+$/;
-const RISKY_ENV_SUFFIX = /^\w*(?:\w_OPTIONS|ASKPASS)$/;
+const RISKY_ENV_PREFIX = /^(?:LD_|DYLD_|GIT_|npm_config_|NPM_CONFIG_|CARGO_|PIP_|UV_|YARN_|BUNDLE_|POETRY_)\w+$/;
+const RISKY_ENV_SUFFIX = /^\w*(?:\w_OPTIONS|\w_OPTS|ASKPASS)$/;
 const RISKY_ENV = { test: (name: string): boolean => RISKY_ENV_NAMES.has(name) || RISKY_ENV_PREFIX.test(name) || RISKY_ENV_SUFFIX.test(name) };
 
 

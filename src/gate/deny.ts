@@ -13,6 +13,7 @@ import { MULTI_CALL, SHELLS as SHELL_PROGRAMS } from '../core/shells.js';
 import { isWrapper, resolveCommand } from './wrappers.js';
 import { mayHoldName } from './name-tokens.js';
 import { ListIndex } from './word-lists.js';
+import { type InlineCode, inlineCodeOf, inlineCodeTexts, shellCommandsIn } from './foreign-code.js';
 
 export interface DenyEntry {
   /** Stable name, used in `policyRule`, the audit log and the docs. */
@@ -497,6 +498,9 @@ class PartScan {
       if (SHELLS.has(name) || name === 'source' || name === '.') {
         for (let i = 1; i < program.length; i++) if (program[i]!.startsWith('<(') && program[i]!.endsWith(')')) this.printed(program[i]!.slice(2, -1), depth);
       }
+      // `python -c 'os.system("CMD")'`, `awk 'BEGIN{system("CMD")}'`: a shell-running call's string (ADR 0093).
+      const inline = inlineCodeOf(name);
+      if (inline !== undefined) this.foreign(name, inline, program, depth);
     }
     for (const name of programNames) {
       if (!LAUNCHERS.has(name) && !SHELLS.has(name) && !PRIVILEGE.has(name)) continue;
@@ -522,6 +526,25 @@ class PartScan {
           if (/\s/.test(w)) this.nested(w, depth);
         }
       }
+    }
+  }
+
+  /**
+   * Code in another language, given in an option (`-c`, `-e`), as awk's program, or on the input of the line's own
+   * command (`python3 <<< CODE`): the commands its shell-running calls are given (foreign-code.ts, ADR 0093).
+   */
+  private foreign(name: string, row: InlineCode, program: readonly string[], depth: number): void {
+    if (depth >= MAX_NESTING) return;
+    const texts = inlineCodeTexts(name, row, program);
+    // The part's input is the program's when the program is the part's command, after any wrappers (`env python3`).
+    const words = this.part.words;
+    const own = program.length <= words.length && program.every((w, k) => w === words[words.length - program.length + k]);
+    if (own) for (const r of this.part.redirects) texts.push(...inputText(r));
+    for (const code of texts) {
+      this.charge(Math.ceil(code.length / 8));
+      const found = shellCommandsIn(code, row);
+      for (const line of found.lines) this.nested(line, depth);
+      for (const list of found.lists) this.visit(list, depth + 1);
     }
   }
 
@@ -672,6 +695,18 @@ export function processSubstitutionParts(source: string): readonly Part[] | unde
   const last = parts[parts.length - 1];
   if (last === undefined || last.text !== asCommand || last.words.length !== 1 || last.unparsed === true) return undefined;
   return [...parts.slice(0, -1), { ...last, text: source, words: [source] }];
+}
+
+/**
+ * The text a here-string or heredoc gives as input (`<<< 'CODE'`, `<<EOF` … `EOF`), read roughly: one pair of
+ * enclosing quotes taken off. Over-reading only adds refusals (ADR 0018).
+ */
+function inputText(redirect: string): string[] {
+  const r = redirect.trimStart();
+  if (r.startsWith('<<<')) return [stripEnclosingQuotes(r.slice(3).trim())];
+  if (!r.startsWith('<<')) return [];
+  const nl = r.indexOf('\n');
+  return nl < 0 ? [] : [r.slice(nl + 1)];
 }
 
 /**

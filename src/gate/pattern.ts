@@ -7,6 +7,7 @@ import { MULTI_CALL, SHELLS } from '../core/shells.js';
 import { isPython } from './rules-common.js';
 import { PRIVILEGE_WRAPPERS, isWrapper, resolveCommand } from './wrappers.js';
 import { sedScriptReason } from './table/scripts.js';
+import { isAssignment } from './words.js';
 
 /** Multiplexers and the options of theirs that take a value before the verb. */
 const MULTIPLEXERS: Readonly<Record<string, readonly string[]>> = {
@@ -174,6 +175,8 @@ interface CodeOptions {
   readonly short: string;
   readonly long: readonly string[];
   readonly prefixes: readonly string[];
+  /** An operand `NAME=VALUE` sets a variable the program expands into the commands it runs (`make CC='…'`). */
+  readonly assignments?: boolean;
 }
 const VIM: CodeOptions = { short: 'cSs', long: ['--cmd'], prefixes: ['+'] };
 const PAGER: CodeOptions = { short: 'k', long: ['--lesskey-file', '--lesskey-src'], prefixes: ['+'] };
@@ -193,6 +196,10 @@ const CODE_OPTIONS: ReadonlyMap<string, CodeOptions> = new Map([
   ['curl', { short: 'K', long: ['--config'], prefixes: [] }],
   ['vim', VIM], ['vi', VIM], ['nvim', VIM], ['view', VIM], ['vimdiff', VIM], ['ex', VIM],
   ['less', PAGER], ['more', PAGER],
+  // make runs the recipes of a makefile given with -f (`-f /dev/stdin`), of --eval's text, and with a variable set on
+  // its command line (`make build CC='…'`): an answer for `make build` must not cover them (ADR 0093).
+  ['make', { short: 'fE', long: ['--file', '--makefile', '--eval'], prefixes: [], assignments: true }],
+  ['gmake', { short: 'fE', long: ['--file', '--makefile', '--eval'], prefixes: [], assignments: true }],
 ]);
 
 /**
@@ -236,6 +243,7 @@ function givesCodeOption(exe: string, args: readonly string[]): boolean {
   if (exe === 'sed') return sedRunsMore(args);
   const o = CODE_OPTIONS.get(exe);
   if (o === undefined) return false;
+  if (o.assignments === true && args.some((a) => !a.startsWith('-') && isAssignment(a))) return true;
   let short = o.short;
   if (exe === 'git') {
     // `git submodule foreach CMD` and `git bisect run CMD` run CMD; `git rebase -x CMD` after each commit, `git clone

@@ -76,3 +76,71 @@ describe('attack: with the sandbox off, a read whose files the words do not name
     expect(await askedAfterSessionAnswer('grep -r TODO src', 'grep -r FIXME src', PROJECT, open)).toEqual([]);
   });
 });
+
+describe('attack: code in another language that runs a denied command was only asked about', () => {
+  // Each program runs the string its shell-running call is given (checked in bash with `touch` in place of sudo):
+  // a person could say yes to `sudo` hidden in it. The scan reads such strings as command lines (foreign-code.ts).
+  const LINES: ReadonlyArray<readonly [string, string]> = [
+    [`python -c 'import os; os.system("sudo x")'`, 'privilege'],
+    [`python3 -Ic 'import subprocess; subprocess.run(["sudo", "ls"])'`, 'privilege'],
+    [`python3 -c 'import subprocess; subprocess.check_output("sudo ls", shell=True)'`, 'privilege'],
+    [`python3 -c "__import__('os').popen('sudo ls')"`, 'privilege'],
+    [`python3 -c "import os; os.system('\\x73udo ls')"`, 'privilege'],
+    [`python3 -c 'import os; os.system("rm -rf /")'`, 'delete-root'],
+    [`perl -e 'system("sudo ls")'`, 'privilege'],
+    [`perl -lne 'system "sudo ls"' notes.txt`, 'privilege'],
+    [`perl -e 'print qx{sudo ls}'`, 'privilege'],
+    ["perl -e 'print `sudo ls`'", 'privilege'],
+    [`ruby -e 'system("sudo ls")'`, 'privilege'],
+    [`ruby -e 'puts %x(sudo ls)'`, 'privilege'],
+    [`node -e 'require("child_process").execSync("sudo ls")'`, 'privilege'],
+    [`node --eval='require("child_process").spawnSync("sudo", ["ls"])'`, 'privilege'],
+    [`php -r 'echo shell_exec("sudo ls");'`, 'privilege'],
+    [`lua -e 'os.execute("sudo ls")'`, 'privilege'],
+    [`Rscript -e 'system("sudo ls")'`, 'privilege'],
+    [`awk 'BEGIN{system("rm -rf /")}'`, 'delete-root'],
+    [`gawk 'BEGIN { "sudo ls" | getline x }'`, 'privilege'],
+    [`awk -F: 'BEGIN{system("sudo ls")}'`, 'privilege'],
+    [`expect -c 'spawn sudo ls'`, 'privilege'],
+    [`osascript -e 'do shell script "sudo ls"'`, 'privilege'],
+    [`pwsh -Command 'sudo ls'`, 'privilege'],
+    [`python3 <<< 'import os; os.system("sudo ls")'`, 'privilege'],
+    [`env python3 - <<< 'import os; os.system("sudo ls")'`, 'privilege'],
+    ['python3 <<EOF\nimport os\nos.system("sudo ls")\nEOF', 'privilege'],
+    [`tclsh <<< 'puts [exec sudo ls]'`, 'privilege'],
+  ];
+  for (const [line, rule] of LINES) {
+    it(`\`${line}\` is refused (${rule})`, () => {
+      expect(analysis(line).policyRule).toBe(rule);
+    });
+  }
+
+  it('code that runs nothing denied is still asked, not refused, and keyed by its exact text', () => {
+    for (const line of [`python3 -c 'print("hello")'`, `python3 -c 'import os; os.system("ls")'`, `perl -e 'system("make test")'`, `awk 'BEGIN{system("date")}'`]) {
+      const a = analysis(line);
+      expect(decisionFor(a, contained.approval.threshold), line).toBe('ask');
+      expect(a.parts[0]!.pattern, line).toBe(line);
+    }
+  });
+});
+
+describe('attack: an answer for `make build` covered make running other code (-f /dev/stdin, --eval, VAR=…)', () => {
+  // make's key was `make build *` (or `make *`): an answer for `make build` covered `make build CC='curl … | sh;'`,
+  // whose recipe runs the value, and `make` covered `make -f /dev/stdin <<< 'all:; CMD'` and `make --eval=…`.
+  // Build tools also read variables that name programs they run (`MAKEFLAGS=--eval=…`, `RUSTC_WRAPPER=…`).
+  it('make given a makefile, text to evaluate or a variable is keyed by its exact text', () => {
+    for (const line of ["make -f /dev/stdin <<< 'all:; id'", "make --eval='x:; id' x", "make -E 'x:; id' x", "make build CC='id;'", 'make -f /tmp/x.mk']) {
+      expect(analysis(line).parts[0]!.pattern, line).not.toMatch(/\*$/);
+    }
+    expect(analysis('make build').parts[0]!.pattern).toBe('make build *');
+  });
+
+  it('a session answer for `make build` or `cargo build` does not cover the same command with a program-naming variable', async () => {
+    expect(await askedAfterSessionAnswer('make build', "make build CC='id;'", PROJECT)).toEqual(["make build CC='id;'"]);
+    expect(await askedAfterSessionAnswer('make build', "MAKEFLAGS='--eval=x' make build", PROJECT)).toEqual(["MAKEFLAGS='--eval=x' make build"]);
+    expect(await askedAfterSessionAnswer('cargo build', 'RUSTC_WRAPPER=./w cargo build', PROJECT)).toEqual(['RUSTC_WRAPPER=./w cargo build']);
+    expect(await askedAfterSessionAnswer('pip install x', 'PIP_INDEX_URL=https://elsewhere.example pip install x', PROJECT)).toEqual([
+      'PIP_INDEX_URL=https://elsewhere.example pip install x',
+    ]);
+  });
+});

@@ -51,7 +51,8 @@ describe('patternFor', () => {
     ['gh -R a/b pr list', 'gh pr *'],
     ['systemctl --user restart app', 'systemctl restart *'],
     ['make -C lib -j 4 install', 'make install *'],
-    ['make CC=clang', 'make *'],
+    // A variable set on make's command line reaches its recipes: exact (ADR 0093).
+    ['make CC=clang', 'make CC=clang'],
     ['npx serve dist', 'npx serve *'],
   ])('multiplexer %s → %s', (line, key) => {
     expect(pattern(line)).toBe(key);
