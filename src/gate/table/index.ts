@@ -2,6 +2,8 @@
 // command of literal words, with no redirection but to or from /dev/null and between descriptors, whose program has
 // a row in the read-only table and whose every option that row lists. This module answers that question and
 // nothing else; the rule families may still raise the level of a part it calls safe.
+import { realpathSync } from 'node:fs';
+import { posix } from 'node:path';
 import { globMatcher, tooIntricate } from '../glob.js';
 import { cwdReason, fileWordReason, type Places } from '../locations.js';
 import type { Part, WordShape } from '../types.js';
@@ -129,7 +131,7 @@ function locationReason(spec: ProgramSpec, levels: readonly ParsedArgs[], places
  * recurses, or a glob given as a file. Programs that print only names and sizes (`namesOnly`) read no content.
  * The reason names the word, so an answer for one folder or glob never covers another.
  */
-function uncontainedReason(spec: ProgramSpec, levels: readonly ParsedArgs[]): string | undefined {
+function uncontainedReason(spec: ProgramSpec, levels: readonly ParsedArgs[], at: Places): string | undefined {
   if (spec.namesOnly === true) return undefined;
   const parsed = levels[levels.length - 1]!;
   const operands = fileOperands(spec, parsed);
@@ -139,8 +141,46 @@ function uncontainedReason(spec: ProgramSpec, levels: readonly ParsedArgs[]): st
   }
   for (const { word, shape } of [...operands, ...fileValues(levels)]) {
     if (shape === 'glob') return `reads the files a glob matches (${word}), and nothing contains the run (the sandbox is off), so it may read secrets`;
+    const link = shape === 'literal' ? linkReason(word, at) : undefined;
+    if (link !== undefined) return link;
   }
   return undefined;
+}
+
+/** The places with the project and home folder as the disk names them (their links followed), for the last places. */
+let realPlaces: { readonly of: Places; readonly real: Places } | undefined;
+function onDisk(at: Places): Places {
+  if (realPlaces !== undefined && realPlaces.of.cwd === at.cwd && realPlaces.of.project === at.project && realPlaces.of.home === at.home) return realPlaces.real;
+  const real = { cwd: at.cwd, project: realOr(at.project), home: realOr(at.home) };
+  realPlaces = { of: at, real };
+  return real;
+}
+function realOr(path: string): string {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return path;
+  }
+}
+
+/**
+ * Why a file word is not safe to read when nothing contains the run: it is a link, or passes through one, to a place
+ * the location check refuses (a repository may hold `notes.txt -> ~/.aws/credentials`). Contained, such a link leads
+ * to an empty or hidden place; uncontained, it is followed. So the word is checked where the disk says it leads
+ * (ADR 0093). The only look at the disk in the table, and only with the sandbox off.
+ */
+function linkReason(word: string, at: Places): string | undefined {
+  if (word === '-' || word.startsWith('~')) return undefined; // stdin; a home path is checked by its words already
+  const lexical = posix.resolve(at.cwd, word);
+  let real: string;
+  try {
+    real = realpathSync.native(lexical);
+  } catch {
+    return undefined; // nothing there (yet): nothing to follow
+  }
+  if (real === lexical) return undefined;
+  const reason = fileWordReason(real, 'literal', onDisk(at), false);
+  return reason === undefined ? undefined : `${word} is a link to ${real}, and nothing contains the run (the sandbox is off): ${reason}`;
 }
 
 /** The parsed arguments of each level: the program's, then each sub-command's (`git -C x log …`). */
@@ -197,7 +237,7 @@ function checkCommand(words: readonly string[], shapes: readonly WordShape[], en
   let leaf: ProgramSpec = spec;
   for (let r: ArgsResult = result; r.ok && r.sub !== undefined; r = r.sub.result) leaf = r.sub.spec;
   const levels = levelsOf(result);
-  const where = locationReason(leaf, levels, at) ?? (env.contained === true ? undefined : uncontainedReason(leaf, levels));
+  const where = locationReason(leaf, levels, at) ?? (env.contained === true ? undefined : uncontainedReason(leaf, levels, at));
   if (where !== undefined) return no(where);
   return SAFE;
 }
