@@ -177,10 +177,16 @@ interface CodeOptions {
   readonly prefixes: readonly string[];
   /** An operand `NAME=VALUE` sets a variable the program expands into the commands it runs (`make CC='…'`). */
   readonly assignments?: boolean;
+  /** Words after `--` go to the project's own program (`npm test -- --config=/tmp/x.js`), whose options wisp cannot know. */
+  readonly passesOn?: boolean;
 }
 const VIM: CodeOptions = { short: 'cSs', long: ['--cmd'], prefixes: ['+'] };
 const PAGER: CodeOptions = { short: 'k', long: ['--lesskey-file', '--lesskey-src'], prefixes: ['+'] };
 const SSH: CodeOptions = { short: 'oFSD', long: [], prefixes: [] };
+const JS_TOOL: CodeOptions = { short: '', long: ['--script-shell', '--node-options', '--registry', '--userconfig', '--globalconfig'], prefixes: [], passesOn: true };
+const CONTAINER_BUILD: CodeOptions = { short: 'f', long: ['--file', '--project-directory', '--env-file'], prefixes: [] };
+const PYTEST: CodeOptions = { short: 'pc', long: ['--config-file', '--rootdir', '--confcutdir', '--override-ini'], prefixes: [] };
+const PIP: CodeOptions = { short: 'if', long: ['--index-url', '--extra-index-url', '--find-links', '--trusted-host', '--config-settings'], prefixes: [] };
 const CODE_OPTIONS: ReadonlyMap<string, CodeOptions> = new Map([
   ['tar', { short: 'IF', long: ['--to-command', '--checkpoint-action', '--use-compress-program', '--rsh-command', '--info-script', '--new-volume-script', '--rmt-command'], prefixes: [] }],
   ['rsync', { short: 'e', long: ['--rsh', '--rsync-path'], prefixes: [] }],
@@ -199,6 +205,17 @@ const CODE_OPTIONS: ReadonlyMap<string, CodeOptions> = new Map([
   // make runs the recipes of a makefile given with -f (`-f /dev/stdin`), of --eval's text, and with a variable set on
   // its command line (`make build CC='…'`): an answer for `make build` must not cover them (ADR 0093).
   ['make', { short: 'fE', long: ['--file', '--makefile', '--eval'], prefixes: [], assignments: true }],
+  // Build, test and install tools given a program, a plugin, a config from elsewhere or a package index: an answer
+  // for `npm test`, `go test ./...` or `cargo build` must not cover them (ADR 0093).
+  ['npm', JS_TOOL], ['pnpm', JS_TOOL], ['yarn', JS_TOOL], ['bun', JS_TOOL],
+  ['npx', { short: 'pc', long: ['--package', '--call', '--node-options', '--registry', '--userconfig'], prefixes: [] }],
+  ['pnpx', { short: 'pc', long: ['--package'], prefixes: [] }],
+  ['bunx', { short: 'p', long: ['--package'], prefixes: [] }],
+  ['cargo', { short: 'Z', long: ['--config', '--manifest-path'], prefixes: [] }],
+  ['docker', CONTAINER_BUILD], ['podman', CONTAINER_BUILD], ['docker-compose', CONTAINER_BUILD], ['podman-compose', CONTAINER_BUILD],
+  ['go', { short: '', long: [], prefixes: ['-exec', '--exec', '-toolexec', '--toolexec', '-overlay', '--overlay', '-modfile', '--modfile'] }],
+  ['pytest', PYTEST], ['py.test', PYTEST],
+  ['pip', PIP], ['pip3', PIP],
   ['gmake', { short: 'fE', long: ['--file', '--makefile', '--eval'], prefixes: [], assignments: true }],
 ]);
 
@@ -244,6 +261,7 @@ function givesCodeOption(exe: string, args: readonly string[]): boolean {
   const o = CODE_OPTIONS.get(exe);
   if (o === undefined) return false;
   if (o.assignments === true && args.some((a) => !a.startsWith('-') && isAssignment(a))) return true;
+  if (o.passesOn === true && args.includes('--')) return true;
   let short = o.short;
   if (exe === 'git') {
     // `git submodule foreach CMD` and `git bisect run CMD` run CMD; `git rebase -x CMD` after each commit, `git clone

@@ -120,7 +120,35 @@ const SYSTEM_PACKAGERS = ['brew', 'port', 'snap', 'flatpak', 'apk', 'apt', 'apt-
 const PACMAN_LIKE = ['pacman', 'yay', 'paru'];
 const PACKAGERS = [...JS_PACKAGERS, ...LANGUAGE_PACKAGERS, 'uv', 'cargo', 'go', ...SYSTEM_PACKAGERS, ...PACMAN_LIKE, 'dpkg', 'rpm', 'swift', 'dotnet'];
 
+/** Verbs that add packages (and run their install scripts): what they add is named in a reason (ADR 0093). */
+const ADD_VERBS: ReadonlySet<string> = new Set(['install', 'i', 'add', 'get', 'in', 'reinstall', 'ci', 'upgrade', 'update', 'up', 'sync']);
+/** A flag without a value (`--save-dev`, `-g`): not named. Anything else after the verb names what is added or from where. */
+const PLAIN_FLAG = /^--?[A-Za-z][A-Za-z0-9-]*$/;
+
+/**
+ * `installs PKG …`: the words after an adding verb that name a package, a file, a URL or a registry (`lodash`,
+ * `git+https://…`, `--registry=https://…`, `-i URL`'s URL). So an answer for `npm install lodash` never covers
+ * `npm install other`, nor one from another index; a bare `npm install` (the lockfile) names none.
+ */
+function addedPackages(args: readonly string[], verb: string | undefined, out: Finding[]): void {
+  if (verb === undefined || !ADD_VERBS.has(verb)) return;
+  const at = args.indexOf(verb);
+  const named = args.slice(at + 1).filter((a) => !PLAIN_FLAG.test(a));
+  if (named.length > 0) out.push(moderate(`installs ${named.join(' ')}`));
+}
+
 function packageRules(c: CmdView): Finding[] {
+  const out = packageRulesOf(c);
+  if (out.length === 0) return out;
+  const sub = firstOperand(c.args, ['--prefix', '-C', '--dir', '--cwd', '-w', '--workspace', '-o', '-t', '-c', '--manifest-path', '--config']).word;
+  // `python3 -m pip install x`, `uv pip install x`: the verb after pip.
+  const pip = c.args.indexOf('pip');
+  const verb = pip >= 0 && (c.exe === 'uv' || c.args[0] === '-m') ? c.args[pip + 1] : sub;
+  addedPackages(c.args, verb, out);
+  return out;
+}
+
+function packageRulesOf(c: CmdView): Finding[] {
   const e = c.exe;
   const sub = firstOperand(c.args, ['--prefix', '-C', '--dir', '--cwd', '-w', '--workspace', '-o', '-t', '-c', '--manifest-path', '--config']).word;
   const installs = moderate('installs or removes packages');

@@ -179,3 +179,40 @@ describe('attack: with the sandbox off, a file in the project that is a link to 
     expect(decide('cat docs/notes.txt', contained)).toBe('run');
   });
 });
+
+describe('attack: an answer for a build, test or install command covered the same tool running code from elsewhere', () => {
+  // Keys were `npm test *`, `go test *`, `cargo build *`, `pip install *`, `npm install *`: an answer for the plain
+  // use covered a program, plugin, config or package index given in an option, and any other package to install
+  // (whose install scripts run).
+  const PAIRS: ReadonlyArray<readonly [string, string]> = [
+    ['npm test', 'npm test -- --config=/tmp/x.js'],
+    ['npm run build', 'npm run build --script-shell=/tmp/x'],
+    ['npm install', 'npm install --registry=https://elsewhere.example'],
+    ['npm install', 'npm install https://elsewhere.example/x.tgz'],
+    ['npm install lodash', 'npm install other-package'],
+    ['pip install requests', 'pip install --index-url https://elsewhere.example x'],
+    ['pip install requests', 'pip install git+https://elsewhere.example/x'],
+    ['brew install ripgrep', 'brew install other'],
+    ['uv pip install black', 'uv pip install other'],
+    ['cargo build', `cargo build --config 'build.rustc-wrapper="./w"'`],
+    ['cargo test', 'cargo test --manifest-path /tmp/x/Cargo.toml'],
+    ['go test ./...', 'go test -exec ./w ./...'],
+    ['go build', 'go build -toolexec ./w'],
+    ['pytest', 'pytest -p plugin_elsewhere'],
+    ['npx tsc', 'npx -p other tsc'],
+    ['docker build .', 'docker build -f /dev/stdin .'],
+    ['docker compose up', 'docker compose -f /tmp/x.yml up'],
+    ['yarn add x', 'yarn add x --registry https://elsewhere.example'],
+  ];
+  for (const [approved, later] of PAIRS) {
+    it(`an answer for \`${approved}\` does not cover \`${later}\``, async () => {
+      expect(await askedAfterSessionAnswer(approved, later, PROJECT)).toEqual([later]);
+    });
+  }
+
+  it('the same package, and a plain use of the same tool, are still covered', async () => {
+    expect(await askedAfterSessionAnswer('npm install lodash', 'npm install lodash', PROJECT)).toEqual([]);
+    expect(await askedAfterSessionAnswer('npm test', 'npm test', PROJECT)).toEqual([]);
+    expect(await askedAfterSessionAnswer('go test ./...', 'go test -run TestX ./...', PROJECT)).toEqual([]);
+  });
+});
