@@ -55,6 +55,13 @@ describe('attack: with the sandbox off, a read whose files the words do not name
     });
   }
 
+  it("with the sandbox off, ps and pgrep, which show other processes' command lines (passwords, tokens), are asked", () => {
+    for (const line of ['ps aux', 'ps -ef', 'ps -o args', 'pgrep -a node']) {
+      expect(decision(line, open), line).toBe('ask');
+      expect(decision(line, contained), line).toBe('run');
+    }
+  });
+
   it('the sandbox being on is not assumed: a configuration that does not say reads as off (fail closed)', () => {
     expect(decision('grep -r . .', { policy: contained.policy })).toBe('ask');
     expect(decision('cat *', { policy: contained.policy })).toBe('ask');

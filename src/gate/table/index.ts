@@ -132,6 +132,7 @@ function locationReason(spec: ProgramSpec, levels: readonly ParsedArgs[], places
  * The reason names the word, so an answer for one folder or glob never covers another.
  */
 function uncontainedReason(spec: ProgramSpec, levels: readonly ParsedArgs[], at: Places): string | undefined {
+  if (spec.seesProcesses === true) return "shows other processes' command lines, which can hold passwords and tokens, and nothing contains the run (the sandbox is off)";
   if (spec.namesOnly === true) return undefined;
   const parsed = levels[levels.length - 1]!;
   const operands = fileOperands(spec, parsed);

@@ -522,6 +522,7 @@ export function uniformRow<S extends ProgramSpec>(spec: S): S {
     recursive: spec.recursive,
     files: spec.files,
     namesOnly: spec.namesOnly,
+    seesProcesses: spec.seesProcesses,
     leading: (spec as { leading?: number }).leading,
   };
   uniformRows.set(spec, row);
@@ -636,8 +637,8 @@ const buildTable = (): Record<string, ProgramSpec> => {
     arch: simple(''), nproc: simple('', {}, { '--all': null, '--ignore': 'num' }), lscpu: simple('aebcJpxy', {}, { '--json': null, '--extended': null }), free: simple('bkmghltwv', { s: 'num', c: 'num' }, { '--human': null, '--si': null, '--total': null, '--wide': null, '--kilo': null, '--mega': null, '--giga': null, '--bytes': null, '--lohi': null }),
     whoami: simple(''), id: simple('ugGnrz'), groups: simple(''), logname: simple(''), users: simple(''), who: simple('abdHlmpqrstTuw'), w: simple('hisuf'), tty: simple('s'), locale: simple('amkv'),
     hostname: simple('sfdiIAa', {}, { '--short': null, '--fqdn': null, '--long': null, '--domain': null, '--ip-address': null, '--all-ip-addresses': null, '--all-fqdns': null, '--alias': null }, { operands: { max: 0 } }),
-    ps: { noOptions: true, check: psCheck, files: 'none' },
-    pgrep: simple('flaivxcnoLw', { u: 'text', U: 'text', g: 'text', G: 'text', P: 'text', s: 'text', t: 'text', d: 'text' }, { '--list-name': null, '--list-full': null, '--full': null, '--count': null, '--newest': null, '--oldest': null, '--exact': null, '--inverse': null, '--ignore-case': null, '--euid': 'text', '--uid': 'text', '--parent': 'text' }, { files: 'none' }),
+    ps: { noOptions: true, check: psCheck, files: 'none', seesProcesses: true },
+    pgrep: simple('flaivxcnoLw', { u: 'text', U: 'text', g: 'text', G: 'text', P: 'text', s: 'text', t: 'text', d: 'text' }, { '--list-name': null, '--list-full': null, '--full': null, '--count': null, '--newest': null, '--oldest': null, '--exact': null, '--inverse': null, '--ignore-case': null, '--euid': 'text', '--uid': 'text', '--parent': 'text' }, { files: 'none', seesProcesses: true }),
     ss: simple('halnrHtuwxpseoim46Z0', { f: 'text', A: 'text' }, { '--all': null, '--listening': null, '--numeric': null, '--processes': null, '--tcp': null, '--udp': null, '--unix': null, '--extended': null, '--info': null, '--summary': null, '--no-header': null }),
     netstat: simple('antulprsiegcvWwxo46'),
     lsblk: simple('adfJlnOpSstmbz', { o: 'text' }, { '--all': null, '--fs': null, '--json': null, '--list': null, '--output': 'text', '--paths': null, '--bytes': null, '--tree': null }),

@@ -72,6 +72,11 @@ export interface ProgramSpec {
    */
   readonly namesOnly?: true;
   /**
+   * The program shows other processes' command lines (ps, pgrep), which can hold passwords and tokens (`mysql -p…`,
+   * `--token …`). A contained run on Linux sees only its own processes; with nothing containing it, it is asked.
+   */
+  readonly seesProcesses?: true;
+  /**
    * Which operands name files the program reads, for the location allow-list (src/gate/locations.ts, ADR 0063).
    * Absent: every operand. `none`: no operand (echo, test: they print or compare words). `skipFirstUnless`: the first
    * operand is a pattern, script or filter unless one of these options is given. A function: the words that do, for
