@@ -272,6 +272,23 @@ function inTemp(p: string): boolean {
   return tmp !== undefined && tmp !== '' && isInside(p, resolve(tmp));
 }
 
+/** Files in a git folder that say where its settings are, or hold more of them (ADR 0093). */
+const GIT_POINTER_FILES: ReadonlySet<string> = new Set(['commondir', 'gitdir', 'config.worktree']);
+
+/**
+ * A file that tells git where a repository's settings are: a `.git` file anywhere (`gitdir: ../elsewhere`), or a
+ * `commondir`, `gitdir` or `config.worktree` in a `.git` folder. Written, it makes the next `git status` in that
+ * folder, which runs unasked, read settings from a file the model wrote (`core.fsmonitor = CMD`) (ADR 0093).
+ */
+function gitPointer(path: string): string | undefined {
+  if (!path.includes('.git')) return undefined;
+  const parts = path.split('/');
+  const last = parts[parts.length - 1]!;
+  if (last === '.git') return path;
+  const at = parts.lastIndexOf('.git');
+  return at >= 0 && at < parts.length - 1 && GIT_POINTER_FILES.has(last) ? path : undefined;
+}
+
 /** The protected entry (PROTECTED_IN_ROOTS) a path lies in, taken from the project or the home folder, if any. */
 function protectedEntry(path: string, c: CmdView): string | undefined {
   for (const root of [c.cwd, c.home]) {
@@ -279,6 +296,8 @@ function protectedEntry(path: string, c: CmdView): string | undefined {
     if (rel === undefined || rel.charCodeAt(0) !== 0x2e) continue; // every entry starts with `.`
     for (const entry of PROTECTED_IN_ROOTS) if (rel === entry || (rel.startsWith(entry) && rel.charCodeAt(entry.length) === 0x2f)) return entry;
   }
+  const pointer = gitPointer(path);
+  if (pointer !== undefined) return pointer;
   // git's settings outside both (`~/.config/git/config`, another repository's `.git/config`).
   if (!path.includes('/.git/') && !path.includes('/.config/git/')) return undefined;
   return /(^|\/)\.git\/(config|hooks)(\/|$)|(^|\/)\.config\/git\//.test(path) ? path : undefined;

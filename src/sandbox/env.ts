@@ -44,8 +44,22 @@ export function containedEnv(host: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   }
   out.PATH = absolutePath(host.PATH) || SYSTEM_PATH;
   out.TMPDIR = '/tmp';
+  Object.assign(out, GIT_NO_IMPLICIT_BARE);
   return out;
 }
+
+/**
+ * git takes a folder that looks like a bare repository (HEAD, objects/, refs/) as one, and obeys its `config`. A
+ * project folder the model made so, with `core.fsmonitor = CMD` in a `config` it wrote, would have `git -C dir
+ * status`, run unasked, run CMD. A contained run tells git (2.38 and later) to use such a repository only when named
+ * with --git-dir, which the gate asks about (ADR 0093). Settings from the environment are command-line settings,
+ * which git trusts for this one.
+ */
+export const GIT_NO_IMPLICIT_BARE: Readonly<Record<string, string>> = {
+  GIT_CONFIG_COUNT: '1',
+  GIT_CONFIG_KEY_0: 'safe.bareRepository',
+  GIT_CONFIG_VALUE_0: 'explicit',
+};
 
 export function approvedEnv(host: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = { ...host };

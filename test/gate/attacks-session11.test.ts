@@ -1,11 +1,13 @@
 // Attacks found in session 11 (attack11). Each test below fails on the gate as the attack found it (6f7ac82).
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Config, defaultConfig } from '../../src/config/schema.js';
 import { analyzeLine, decisionFor, type LineAnalysis } from '../../src/gate/analyze.js';
 import { initParser } from '../../src/gate/parse.js';
+import { containedEnv } from '../../src/sandbox/env.js';
 import { askedAfterSessionAnswer } from '../helpers/session-answer.js';
 
 const PROJECT = '/work/project';
@@ -221,5 +223,41 @@ describe('attack: an answer for a build, test or install command covered the sam
     expect(await askedAfterSessionAnswer('npm install lodash', 'npm install lodash', PROJECT)).toEqual([]);
     expect(await askedAfterSessionAnswer('npm test', 'npm test', PROJECT)).toEqual([]);
     expect(await askedAfterSessionAnswer('go test ./...', 'go test -run TestX ./...', PROJECT)).toEqual([]);
+  });
+});
+
+describe('attack: a repository made by the model in the project ran its settings from a git command run unasked', () => {
+  // `echo 'gitdir: ../g' > wt/.git` (a pointer), or a folder made to look like a bare repository with a `config`
+  // the model wrote: the next `git status` there, run unasked, obeys `core.fsmonitor = CMD` (checked in bash: CMD ran).
+  it('writing a file that tells git where a repository is (.git as a file, commondir, gitdir) is dangerous', () => {
+    for (const line of ["echo 'gitdir: ../g' > wt/.git", 'cp notes.txt sub/.git', 'echo /tmp/g > .git/commondir', 'echo x >> .git/config.worktree']) {
+      expect(analysis(line).parts[0]!.level, line).toBe('dangerous');
+    }
+    for (const line of ['echo x > .gitignore', 'echo x > src/git.ts']) expect(analysis(line).parts[0]!.level, line).toBe('moderate');
+  });
+
+  const git = (() => {
+    try {
+      const v = /(\d+)\.(\d+)/.exec(execFileSync('git', ['--version'], { encoding: 'utf8' }));
+      return v !== null && (Number(v[1]) > 2 || (Number(v[1]) === 2 && Number(v[2]) >= 38));
+    } catch {
+      return false;
+    }
+  })();
+  it.skipIf(!git)('a run allowed unasked gets git to use a bare-looking folder only when named (safe.bareRepository)', () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), 'wisp-attack11-git-')));
+    try {
+      const run = (args: string[], env?: NodeJS.ProcessEnv) => execFileSync('git', args, { cwd: root, env, stdio: 'pipe', encoding: 'utf8' });
+      run(['init', '-q', '--bare', 'g']);
+      mkdirSync(join(root, 'wt'));
+      run(['-C', 'g', 'config', 'core.bare', 'false']);
+      run(['-C', 'g', 'config', 'core.worktree', join(root, 'wt')]);
+      run(['-C', 'g', 'config', 'core.fsmonitor', `touch ${join(root, 'ran')}; false`]);
+      const env = containedEnv({ PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: root });
+      expect(() => run(['-C', 'g', 'status'], env)).toThrow(/bare repository/);
+      expect(() => realpathSync(join(root, 'ran'))).toThrow();
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

@@ -40,7 +40,9 @@ describe('patternFor', () => {
     ['pnpm -C web add x', 'pnpm add *'],
     ['yarn --cwd web build', 'yarn build *'],
     ['cargo +nightly build', 'cargo build *'],
-    ['cargo --manifest-path x/Cargo.toml test', 'cargo test *'],
+    // Another manifest is another project's code: exact (ADR 0093).
+    ['cargo --manifest-path x/Cargo.toml test', 'cargo --manifest-path x/Cargo.toml test'],
+    ['cargo --color never test', 'cargo test *'],
     ['docker -H tcp://h ps x', 'docker ps *'], // `run` runs a given command: exact (ADR 0092)
     ['kubectl -n prod get pods', 'kubectl get *'],
     ['go -C sub test ./...', 'go test *'],
