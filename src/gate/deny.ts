@@ -13,7 +13,7 @@ import { MULTI_CALL, SHELLS as SHELL_PROGRAMS } from '../core/shells.js';
 import { isWrapper, resolveCommand } from './wrappers.js';
 import { mayHoldName } from './name-tokens.js';
 import { ListIndex } from './word-lists.js';
-import { type InlineCode, inlineCodeOf, inlineCodeTexts, shellCommandsIn } from './foreign-code.js';
+import { type InlineCode, inlineCodeOf, inlineCodeTexts, sedMayRun, shellCommandsIn } from './foreign-code.js';
 
 export interface DenyEntry {
   /** Stable name, used in `policyRule`, the audit log and the docs. */
@@ -1261,6 +1261,8 @@ function clearList(words: readonly string[]): boolean {
   if (isWrapper(program) || LAUNCHERS.has(program) || SHELLS.has(program) || PRIVILEGE.has(program) || nameMayMatter(program)) return false;
   const builtin = BUILTIN_CODE.get(program);
   if (builtin !== undefined && builtinMayGiveCode(builtin, words)) return false;
+  // sed's `e COMMAND` runs COMMAND (ADR 0093).
+  if ((program === 'sed' || program === 'gsed') && sedMayRun(words)) return false;
   const codeOptions = CODE_VALUES.get(program);
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;

@@ -19,6 +19,8 @@ interface Language {
   readonly tripleQuotes?: boolean;
   /** PowerShell: the code is itself a command line (`pwsh -c 'sudo ls'` runs sudo). */
   readonly commandLine?: boolean;
+  /** sed: the `e COMMAND` command runs COMMAND. */
+  readonly sedScript?: boolean;
 }
 
 const PY: Language = { backticks: false, bareCalls: false, tripleQuotes: true };
@@ -32,6 +34,7 @@ const AWK: Language = { backticks: false, bareCalls: false, awkPipes: true };
 const APPLESCRIPT: Language = { backticks: false, bareCalls: true };
 const R: Language = { backticks: false, bareCalls: false };
 const POWERSHELL: Language = { backticks: false, bareCalls: true, commandLine: true };
+const SED: Language = { backticks: false, bareCalls: false, sedScript: true };
 
 /**
  * Programs that run inline code, by name: the options whose value is the code (a letter counts anywhere in a short
@@ -74,9 +77,11 @@ const INLINE: ReadonlyMap<string, InlineCode> = new Map([
   ['awk', { letters: 'e', long: ['--source'], language: AWK }],
   ['gawk', { letters: 'e', long: ['--source'], language: AWK }],
   ['mawk', { letters: '', long: [], language: AWK }],
+  ['sed', { letters: 'e', long: ['--expression'], language: SED }],
+  ['gsed', { letters: 'e', long: ['--expression'], language: SED }],
   ['nawk', { letters: '', long: [], language: AWK }],
 ]);
-const AWK_NAMES: ReadonlySet<string> = new Set(['awk', 'gawk', 'mawk', 'nawk']);
+const AWK_NAMES: ReadonlySet<string> = new Set(['awk', 'gawk', 'mawk', 'nawk', 'sed', 'gsed']);
 
 /** The inline-code row of a program name (lower-case basename): `python3.12` is python, `perl5.36` perl. */
 export function inlineCodeOf(name: string): InlineCode | undefined {
@@ -155,6 +160,10 @@ export function shellCommandsIn(code: string, row: InlineCode): ForeignCommands 
   const lang = row.language;
   if (lang.commandLine === true) {
     found.lines.push(code);
+    return found;
+  }
+  if (lang.sedScript === true) {
+    for (const command of sedCommands(code)) found.lines.push(command);
     return found;
   }
   const text = code.length > MAX_CODE ? code.slice(0, MAX_CODE) : code;
@@ -320,4 +329,38 @@ function tclLine(code: string, from: number): string {
   let end = from;
   while (end < code.length && code[end] !== '\n' && code[end] !== ';' && code[end] !== ']') end++;
   return code.slice(from, end);
+}
+
+/**
+ * The commands of sed's `e COMMAND` (GNU): each line and `;`-separated piece of the script, its address (line
+ * numbers, `$`, `/re/`, `,`, `!`) skipped, that starts with `e` and a blank; the rest of that line is the command.
+ * Splitting at every `;` over-reads (a `;` inside a regular expression), which can only add a refusal.
+ */
+function sedCommands(script: string): string[] {
+  const out: string[] = [];
+  for (const line of script.split('\n')) {
+    for (let start = 0; start <= line.length; ) {
+      let i = start;
+      while (i < line.length && ' \t0123456789$,!~{'.includes(line[i]!)) i++;
+      if (line[i] === '/') {
+        const close = line.indexOf('/', i + 1);
+        i = close < 0 ? line.length : close + 1;
+        while (i < line.length && ' \t0123456789$,!~{'.includes(line[i]!)) i++;
+      }
+      if (line[i] === 'e' && (line[i + 1] === ' ' || line[i + 1] === '\t')) {
+        out.push(line.slice(i + 2));
+        break; // the command takes the rest of the line
+      }
+      const semi = line.indexOf(';', i);
+      if (semi < 0) break;
+      start = semi + 1;
+    }
+  }
+  return out;
+}
+
+/** Whether a sed line may give an `e COMMAND` (any word after the program holds one): the deny scan's fast path leaves it. */
+export function sedMayRun(words: readonly string[]): boolean {
+  for (let i = 1; i < words.length; i++) if (sedCommands(words[i]!).length > 0) return true;
+  return false;
 }

@@ -120,6 +120,9 @@ describe('attack: code in another language that runs a denied command was only a
     [`env python3 - <<< 'import os; os.system("sudo ls")'`, 'privilege'],
     ['python3 <<EOF\nimport os\nos.system("sudo ls")\nEOF', 'privilege'],
     [`tclsh <<< 'puts [exec sudo ls]'`, 'privilege'],
+    [`sed -n '1e sudo ls' notes.txt`, 'privilege'],
+    [`sed 's/a/b/;e sudo ls' notes.txt`, 'privilege'],
+    [`sed -e p -e '$e rm -rf /' notes.txt`, 'delete-root'],
   ];
   for (const [line, rule] of LINES) {
     it(`\`${line}\` is refused (${rule})`, () => {
@@ -128,7 +131,7 @@ describe('attack: code in another language that runs a denied command was only a
   }
 
   it('code that runs nothing denied is still asked, not refused, and keyed by its exact text', () => {
-    for (const line of [`python3 -c 'print("hello")'`, `python3 -c 'import os; os.system("ls")'`, `perl -e 'system("make test")'`, `awk 'BEGIN{system("date")}'`]) {
+    for (const line of [`python3 -c 'print("hello")'`, `python3 -c 'import os; os.system("ls")'`, `perl -e 'system("make test")'`, `awk 'BEGIN{system("date")}'`, `sed '1e date' notes.txt`]) {
       const a = analysis(line);
       expect(decisionFor(a, contained.approval.threshold), line).toBe('ask');
       expect(a.parts[0]!.pattern, line).toBe(line);
