@@ -200,21 +200,30 @@ export function shellCommandsIn(code: string, row: InlineCode): ForeignCommands 
     const open = tokens[k]?.kind === 'punct' && tokens[k]!.text === '(';
     if (!open && !lang.bareCalls) continue;
     if (open) k++;
-    // The arguments: strings, and strings inside `[…]` (an argument list), up to the call's end.
+    // The arguments: strings, and strings inside `[…]` (an argument list), up to the call's end. Strings written
+    // next to each other or joined by `+`, `.` or `..` (`"su" "do ls"`, `"su" + "do ls"`) are one string.
     const strings: string[] = [];
-    let first: string | undefined;
+    let joins = false;
     for (; k < tokens.length && strings.length < 64; k++) {
       const a = tokens[k]!;
       if (a.kind === 'string') {
-        if (strings.length === 0) first = a.text;
-        strings.push(a.text);
+        if (joins || (strings.length > 0 && tokens[k - 1]?.kind === 'string')) strings[strings.length - 1] += a.text;
+        else strings.push(a.text);
+        joins = false;
         continue;
       }
+      const joiner = a.kind === 'punct' && (a.text === '+' || a.text === '.');
+      // `..` (Lua) is two dots: the second keeps the join the first began.
+      if (joiner && ((strings.length > 0 && tokens[k - 1]?.kind === 'string') || (a.text === '.' && joins))) {
+        joins = true;
+        continue;
+      }
+      joins = false;
       if (a.kind === 'punct' && (a.text === ',' || a.text === '[' || a.text === ']' || a.text === '(')) continue;
       break;
     }
-    if (first === undefined) continue;
-    found.lines.push(first);
+    if (strings.length === 0) continue;
+    found.lines.push(strings[0]!);
     if (strings.length > 1) found.lists.push(strings);
   }
   return found;
