@@ -1280,12 +1280,17 @@ class Reader {
 
   /** The `))` of an arithmetic command, and what may follow it. */
   closeArithmetic(node: Draft): Draft {
+    this.doubleParen(node);
+    this.afterCompound();
+    return node;
+  }
+
+  /** The `))` that closes `$((…))` or `((…))`, ending `node`. */
+  doubleParen(node: Draft): void {
     if (this.at() !== Ch.CloseParen || this.at(1) !== Ch.CloseParen) refuse();
     add(node, draft('))', false, this.i, this.i + 2));
     this.i += 2;
     node.end = this.i;
-    this.afterCompound();
-    return node;
   }
 
   /**
@@ -1298,10 +1303,7 @@ class Reader {
     this.i = at + 3;
     this.blanks();
     add(node, this.arithmeticBody());
-    if (this.at() !== Ch.CloseParen || this.at(1) !== Ch.CloseParen) refuse();
-    add(node, draft('))', false, this.i, this.i + 2));
-    this.i += 2;
-    node.end = this.i;
+    this.doubleParen(node);
     return node;
   }
 
