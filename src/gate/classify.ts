@@ -11,6 +11,7 @@ import { isVersionOrHelp } from './readonly.js';
 import { type TableVerdict, readOnlyByTable } from './table/index.js';
 import { type CmdView, type Family, type Finding, type RuleFamily, dangerous, fullText, moderate, operands } from './rules-common.js';
 import { FILE_RULES, touchesStartupOrSystem, writeTargetFindings } from './rules-files.js';
+import { outsidePathFindings } from './outside-paths.js';
 import { GIT_RULES } from './rules-git.js';
 import { NET_RULES } from './rules-net.js';
 import { SYSTEM_RULES } from './rules-system.js';
@@ -351,6 +352,8 @@ function rate(c: CmdView, table: TableVerdict, findings: Finding[]): boolean {
   }
   // The table's reason explains a part nothing else flagged (an unknown program or option, an expansion …).
   if (!table.safe && !flagged(findings, from)) findings.push(moderate(table.reason));
+  // Each place outside the project an asked command names is shown, and keeps answers apart (ADR 0099).
+  if (!readOnly && !c.part.unparsed) outsidePathFindings(c, findings);
   // Any command evaluates such a value, not only a read-only one: without this reason a remembered answer for
   // `mkdir -p build` covered `read x < notes.txt; mkdir ${a[x]}`, which runs whatever notes.txt holds (ADR 0090).
   if (!readOnly && !c.part.unparsed && (valueAsCode(c) || ARITHMETIC_NAMES.test(c.text))) findings.push(moderate(VALUE_AS_CODE_REASON));

@@ -1,0 +1,69 @@
+// Attack: point an approved command somewhere else. The write rules know where a few programs write (`cp`'s
+// destination, `curl -o`), so `scp host:x ~/.bashrc`, `dd if=a of=~/.local/bin/git`, `openssl genrsa -out ~/k.pem`
+// or `git -C .. init` carried no word about the place: the person was asked about "uses the network" or "copies raw
+// data", and a yes for the session to `scp host:x notes.txt` covered `scp host:x ~/.bashrc` without a question.
+// Now every asked command names each path outside the project it is given (ADR 0099), so the person sees the place
+// and an answer covers only lines that name the places it was shown.
+import { homedir } from 'node:os';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../src/config/schema.js';
+import { analyzeLine, decisionFor } from '../../src/gate/analyze.js';
+import { initParser } from '../../src/gate/parse.js';
+import { askedAfterSessionAnswer } from '../helpers/session-answer.js';
+
+const PROJECT = '/work/project';
+const config = defaultConfig();
+
+beforeAll(async () => {
+  await initParser();
+});
+
+function reasons(line: string): string[] {
+  return analyzeLine(line, config, PROJECT, { home: homedir() }).parts.flatMap((p) => p.reasons);
+}
+
+describe('attack: an approved command pointed at a place outside the project', () => {
+  const PAIRS: ReadonlyArray<readonly [approved: string, later: string, place: string]> = [
+    ['scp host:notes.txt notes.txt', 'scp host:notes.txt ~/.bashrc', '~/.bashrc'],
+    ['dd if=a.img of=b.img', 'dd if=a.img of=~/.local/bin/git', '~/.local/bin/git'],
+    ['openssl genrsa -out key.pem', 'openssl genrsa -out ~/key.pem', '~/key.pem'],
+    ['gpg -o out.txt -d in.gpg', 'gpg -o /srv/shared/out.txt -d in.gpg', '/srv/shared/out.txt'],
+    ['git init sub', 'git -C .. init', '..'],
+    ['git clone https://git.example/a.git', 'git clone https://git.example/a.git ~/.oh-my-zsh', '~/.oh-my-zsh'],
+    ['npm pack --pack-destination=dist', 'npm pack --pack-destination=$HOME/bin', '$HOME/bin'],
+    ['make -C sub', 'make -C ../other', '../other'],
+  ];
+
+  for (const [approved, later, place] of PAIRS) {
+    it(`\`${later}\` names ${place}, and a yes for the session to \`${approved}\` does not cover it`, async () => {
+      expect(reasons(later)).toContain(`names a path outside the project (${place})`);
+      expect(await askedAfterSessionAnswer(approved, later, PROJECT)).toEqual([later]);
+    });
+  }
+
+  it('a second place is a second question, even after a yes to the first', async () => {
+    expect(await askedAfterSessionAnswer('scp host:x /srv/a/x', 'scp host:x /srv/b/x', PROJECT)).toEqual(['scp host:x /srv/b/x']);
+    // The same place again is covered: the answer was for that place.
+    expect(await askedAfterSessionAnswer('scp host:x /srv/a/x', 'scp host:x /srv/a/x', PROJECT)).toEqual([]);
+  });
+
+  it('a place a rule already names is named once', () => {
+    const shown = reasons('cp notes.txt ~/notes.txt');
+    expect(shown).toContain('writes outside the project (~/notes.txt)');
+    expect(shown.filter((r) => r.includes('(~/notes.txt)'))).toHaveLength(1);
+  });
+
+  it('paths in the project, temp folders and devices are no places to name', () => {
+    for (const line of ['cp a.txt ./b.txt', 'cp a.txt /work/project/sub/b.txt', 'cp a.txt /tmp/b.txt', 'dd if=a.img of=/dev/null', 'cp a sub/../b']) {
+      expect(reasons(line).filter((r) => r.startsWith('names a path outside')), line).toEqual([]);
+    }
+  });
+
+  it('a read-only command is not made asked by a path (reads have their own location rules)', () => {
+    for (const line of ['ls /usr/share', 'cat /usr/share/dict/words']) {
+      const a = analyzeLine(line, config, PROJECT, { home: homedir() });
+      expect(decisionFor(a, config.approval.threshold), line).toBe('run');
+      expect(a.parts.flatMap((p) => p.reasons), line).toEqual(['a known read-only command']);
+    }
+  });
+});
