@@ -16,6 +16,13 @@ const MAX_PLACES = 4;
 /** ssh's options that take a value (the host is the first operand after them). */
 const SSH_VALUE_OPTIONS = [...'BbcDEeFIiJLlmOoPpQRSWw'].map((l) => '-' + l);
 
+const NC_FAMILY: ReadonlySet<string> = new Set(['nc', 'ncat', 'netcat']);
+/** nc's options that take a value (OpenBSD, traditional and nmap's ncat), so the host is the first operand after them. */
+const NC_VALUE_OPTIONS = [
+  ...[...'cefgGiIMmOpqsTVwWxX'].map((l) => '-' + l),
+  '--proxy', '--proxy-type', '--proxy-auth', '--proxy-dns', '--source', '--source-port', '--wait', '--idle-timeout', '--exec', '--sh-exec', '--lua-exec',
+];
+
 /** The host of a URL (`https://user:pw@host:443/x` → `host:443`), or undefined when the word is none. */
 function urlHost(word: string): string | undefined {
   const m = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#\s]*)/.exec(word);
@@ -67,11 +74,81 @@ export function networkPlaces(c: CmdView, args: readonly string[] = c.args): str
     const host = firstOperand(args, SSH_VALUE_OPTIONS).word;
     if (host !== undefined) out.push(host.slice(host.lastIndexOf('@') + 1));
   } else if (ops[0] !== undefined) {
-    // ssh, nc, telnet, ping, dig …: the first operand is the host (`user@host`, socat's `TCP:host:port`).
-    const first = ops[0].slice(ops[0].lastIndexOf('@') + 1);
+    // ssh, nc, telnet, ping, dig …: the first operand is the host (`user@host`, socat's `TCP:host:port`); for the nc
+    // family, past the values of its options (`nc -x proxy:1080 host 80` reaches the proxy, then the host).
+    const host = NC_FAMILY.has(c.exe) ? (firstOperand(args, NC_VALUE_OPTIONS).word ?? ops[0]) : ops[0];
+    const first = host.slice(host.lastIndexOf('@') + 1);
     out.push(c.exe === 'socat' ? ops.map((w) => /^(?:tcp|udp|ssl|openssl)[46]?:([^:,]+)/i.exec(w)?.[1]).filter((h) => h !== undefined).join(', ') : first);
   }
+  out.push(...routedPlaces(c, args));
   return [...new Set(out.filter((h) => h !== ''))].slice(0, MAX_PLACES).map((h) => h.slice(0, 80));
+}
+
+/**
+ * Where a connection is sent other than its URL says (ADR 0099): a proxy, a jump host, an address given for a name.
+ * `curl --resolve api.example:443:6.6.6.6 https://api.example` reaches 6.6.6.6; named, so an answer for the plain
+ * line does not cover the request, and whatever it carries, sent elsewhere. Option → how its value names the place.
+ */
+type PlaceOf = (value: string) => string[];
+const hostOf: PlaceOf = (v) => [urlHost(v) ?? v.slice(v.lastIndexOf('@') + 1).split('/')[0]!];
+const jumpHosts: PlaceOf = (v) => v.split(',').map((h) => h.slice(h.lastIndexOf('@') + 1).replace(/:\d+$/, ''));
+/** `--resolve HOST:PORT:ADDR[,ADDR]…` (an IPv6 address in brackets keeps its colons). */
+const resolvedAddresses: PlaceOf = (v) => (/^[^:]*:[^:]*:(.*)$/.exec(v)?.[1] ?? '').split(',');
+/** `--connect-to HOST1:PORT1:HOST2:PORT2`: HOST2 (empty: the same host). */
+const connectTarget: PlaceOf = (v) => [/^[^:]*:[^:]*:(\[[^\]]*\]|[^:]*)/.exec(v)?.[1] ?? ''];
+const PROXY_OPTIONS: ReadonlyArray<readonly [string, PlaceOf]> = [
+  ['-x', hostOf], ['--proxy', hostOf], ['--preproxy', hostOf], ['--proxy1.0', hostOf], ['--socks4', hostOf],
+  ['--socks4a', hostOf], ['--socks5', hostOf], ['--socks5-hostname', hostOf],
+];
+const ROUTE_OPTIONS: ReadonlyMap<string, ReadonlyArray<readonly [string, PlaceOf]>> = new Map([
+  ['curl', [...PROXY_OPTIONS, ['--resolve', resolvedAddresses], ['--connect-to', connectTarget], ['--doh-url', hostOf]]],
+  ['ssh', [['-J', jumpHosts]]], ['scp', [['-J', jumpHosts]]], ['sftp', [['-J', jumpHosts]]],
+  ['nc', [['-x', hostOf], ['--proxy', hostOf]]], ['ncat', [['--proxy', hostOf]]], ['netcat', [['-x', hostOf]]],
+]);
+/** Proxy settings programs read from their environment (curl, wget, git, pip …: lower or upper case). */
+const PROXY_ENV = /^(https?|ftp|all|socks5?)_proxy$/i;
+
+function routedPlaces(c: CmdView, args: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const a of c.r.assignments) {
+    const eq = a.indexOf('=');
+    if (eq > 0 && PROXY_ENV.test(a.slice(0, eq)) && eq < a.length - 1) out.push(...hostOf(a.slice(eq + 1)));
+  }
+  const options = ROUTE_OPTIONS.get(c.exe);
+  if (options === undefined) return out;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') break;
+    for (const [name, placeOf] of options) {
+      let value: string | undefined;
+      if (a === name) value = args[i + 1];
+      // A short option last in a cluster takes the next word (`-sx proxy:3128`).
+      else if (name.length === 2 && /^-[A-Za-z]+$/.test(a) && a.endsWith(name[1]!)) value = args[i + 1];
+      else if (name.startsWith('--') ? a.startsWith(name + '=') : a.startsWith(name) && !a.startsWith('--')) value = a.slice(name.length + (name.startsWith('--') ? 1 : 0));
+      if (value !== undefined && value !== '') out.push(...placeOf(value));
+    }
+  }
+  return out.filter((h) => h !== '');
+}
+
+/** Options that accept any TLS certificate: whoever answers in the host's place reads what the request carries. */
+const INSECURE: ReadonlyMap<string, readonly string[]> = new Map([
+  ['curl', ['-k', '--insecure', '--proxy-insecure', '--doh-insecure']],
+  ['wget', ['--no-check-certificate']],
+  ['http', ['--verify=no']], ['https', ['--verify=no']], ['xh', ['--verify=no', '--native-tls=false']],
+]);
+
+function insecureFinding(c: CmdView, out: Finding[]): void {
+  const flags = INSECURE.get(c.exe);
+  if (flags === undefined) return;
+  for (const a of c.args) {
+    if (a === '--') return;
+    const shortCluster = c.exe === 'curl' && /^-[A-Za-z]+$/.test(a) && a.includes('k');
+    if (flags.includes(a) || shortCluster) {
+      out.push(moderate('accepts any TLS certificate, so another host can answer in its place'));
+      return;
+    }
+  }
 }
 
 function networkRules(c: CmdView): Finding[] {
@@ -80,6 +157,7 @@ function networkRules(c: CmdView): Finding[] {
   if (NETWORK_TOOLS.has(c.exe)) out.push(moderate('uses the network'));
   const places = NETWORK_TOOLS.has(c.exe) ? networkPlaces(c) : [];
   if (places.length > 0) out.push(moderate(`reaches ${places.join(', ')}`));
+  insecureFinding(c, out);
   if ((c.exe === 'nc' || c.exe === 'ncat' || c.exe === 'netcat') && hasFlag(c.args, 'l', ['--listen'])) {
     out.push(moderate('starts a network service'));
   }
