@@ -8,6 +8,7 @@ import {
   insideProject,
   isInside,
   TEMP_ROOTS,
+  mentionsOption,
   moderate,
   operands,
   resolvePath,
@@ -343,6 +344,38 @@ function writeTargetRules(c: CmdView): Finding[] {
   return out;
 }
 
+/**
+ * Archive tools told to put members wherever the archive names them (ADR 0099): `tar -P`/`--absolute-names`, `cpio
+ * -i` (which keeps absolute names unless given `--no-absolute-filenames`), `unzip -:`, `7z -spf`. What lands where is
+ * in the archive, not the line, so the place cannot be named: the reason keeps an answer for `tar xf a.tar` from
+ * covering `tar xPf a.tar`, which may write `/home/you/.bashrc` (the sandbox, when on, keeps writes in the project).
+ */
+const EXTRACTORS = ['tar', 'bsdtar', 'gtar', 'cpio', 'unzip', '7z', '7za', '7zz'];
+
+function extractAnywhereRules(c: CmdView): Finding[] {
+  const anywhere = [moderate('extracts files wherever the archive names them, outside the project too')];
+  switch (c.exe) {
+    case 'tar':
+    case 'bsdtar':
+    case 'gtar': {
+      // tar's old-style first word is a bundle of letters without a dash (`tar xPf a.tar`).
+      const bundle = /^[A-Za-z]+$/.test(c.args[0] ?? '') ? c.args[0]! : '';
+      const extracts = bundle.includes('x') || mentionsOption(c.args, 'x', ['--extract', '--get']);
+      return extracts && (bundle.includes('P') || mentionsOption(c.args, 'P', ['--absolute-names'])) ? anywhere : [];
+    }
+    case 'cpio':
+      return mentionsOption(c.args, 'i', ['--extract']) && !c.args.includes('--no-absolute-filenames') ? anywhere : [];
+    case 'unzip':
+      return c.args.some((a) => /^-[A-Za-z]*:/.test(a)) ? anywhere : [];
+    case '7z':
+    case '7za':
+    case '7zz':
+      return c.args.some((a) => a.startsWith('-spf')) ? anywhere : [];
+    default:
+      return [];
+  }
+}
+
 export const FILE_RULES: readonly Family[] = [
   { rule: rmRules, programs: ['rm'] },
   { rule: permissionRules, programs: ['chmod', 'chown', 'chgrp'] },
@@ -354,4 +387,5 @@ export const FILE_RULES: readonly Family[] = [
   { rule: xargsRules, programs: [...DELETERS, ...HOME_READERS] },
   { rule: archiveHomeRules, programs: COPIERS },
   { rule: writeTargetRules, programs: [...WRITE_SPECS.keys(), ...IN_PLACE, 'git'] },
+  { rule: extractAnywhereRules, programs: EXTRACTORS },
 ];

@@ -110,3 +110,33 @@ describe('attack: an approved request routed through another host', () => {
     expect(reasons('nc -w 3 host.example 80')).toEqual(['uses the network', 'reaches host.example']);
   });
 });
+
+// Attack: an archive that puts files anywhere. `tar xPf a.tar` (absolute names kept), `cpio -i` (keeps them unless
+// told not to), `unzip -:` and `7z -spf` write wherever the archive says — `/home/you/.bashrc` included — and an answer
+// for `tar xf a.tar` covered them: both said only "modifies files". The place is in the archive, not the line, so the
+// reason says so (ADR 0099).
+describe('attack: an archive extracted to the places it names', () => {
+  const ANYWHERE = 'extracts files wherever the archive names them, outside the project too';
+  const PAIRS: ReadonlyArray<readonly [approved: string, later: string]> = [
+    ['tar xf a.tar', 'tar xPf a.tar'],
+    ['tar -xf a.tar', 'tar -xf a.tar --absolute-names'],
+    ['tar -xf a.tar', 'tar -x -P -f a.tar'],
+    ['unzip a.zip', 'unzip -: a.zip'],
+    ['7z x a.7z', '7z x -spf a.7z'],
+  ];
+  for (const [approved, later] of PAIRS) {
+    it(`\`${later}\` says so, and a yes for the session to \`${approved}\` does not cover it`, async () => {
+      expect(reasons(later)).toContain(ANYWHERE);
+      expect(await askedAfterSessionAnswer(approved, later, PROJECT)).toEqual([later]);
+    });
+  }
+
+  it('cpio -i keeps absolute names unless told not to', () => {
+    expect(reasons('cpio -idm < a.cpio')).toContain(ANYWHERE);
+    expect(reasons('cpio -idm --no-absolute-filenames < a.cpio')).not.toContain(ANYWHERE);
+  });
+
+  it('creating an archive, or extracting without the option, says nothing of the kind', () => {
+    for (const line of ['tar cPf a.tar src', 'tar xf a.tar', 'unzip -o a.zip', 'cpio -o < list.txt']) expect(reasons(line), line).not.toContain(ANYWHERE);
+  });
+});
