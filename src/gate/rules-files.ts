@@ -209,8 +209,8 @@ const WRITE_SPECS: ReadonlyMap<string, WriteSpec> = new Map([
   ['split', { operands: 'afterFirst', options: [] }], ['csplit', { operands: 'none', options: ['-f', '--prefix'] }],
   ['xxd', { operands: 'afterFirst', options: [] }], ['uniq', { operands: 'afterFirst', options: [] }],
   ['sort', OUTPUT], ['shuf', OUTPUT], ['iconv', OUTPUT], ['sdiff', OUTPUT], ['tree', { operands: 'none', options: ['-o'] }],
-  ['curl', { operands: 'none', options: ['-o', '--output', '--output-dir', '-c', '--cookie-jar', '-D', '--dump-header', '--trace', '--trace-ascii', '--stderr'] }],
-  ['wget', { operands: 'none', options: ['-O', '--output-document', '-P', '--directory-prefix', '-o', '--output-file', '-a', '--append-output'] }],
+  ['curl', { operands: 'none', options: ['-o', '--output', '--output-dir', '-c', '--cookie-jar', '-D', '--dump-header', '--trace', '--trace-ascii', '--stderr', '--libcurl', '--etag-save', '--hsts', '--alt-svc'] }],
+  ['wget', { operands: 'none', options: ['-O', '--output-document', '-P', '--directory-prefix', '-o', '--output-file', '-a', '--append-output', '--save-cookies', '--hsts-file', '--rejected-log', '--warc-file'] }],
 ]);
 /** sed and perl write their file operands only in place (`-i`); git's `--output` and `format-patch -o`. */
 const IN_PLACE: ReadonlySet<string> = new Set(['sed', 'gsed', 'perl']);
@@ -237,6 +237,13 @@ export function writtenPaths(c: CmdView, landing: string[] = []): string[] {
       else if (o.startsWith('--') ? a.startsWith(o + '=') : a.startsWith(o) && a.length > o.length) out.push(a.slice(o.length + (o.startsWith('--') ? 1 : 0)));
     }
   }
+  // `curl -O URL`, `wget URL`: the file is named after the URL's last path segment (`…/.envrc` writes `.envrc`).
+  if ((c.exe === 'curl' && mentionsOption(args, 'O', ['--remote-name', '--remote-name-all'])) || (c.exe === 'wget' && !mentionsOption(args, 'O', ['--output-document']))) {
+    for (const w of operands(args)) {
+      const name = urlFileName(w);
+      if (name !== undefined) out.push(name);
+    }
+  }
   if (spec.operands === 'none') return out.filter((p) => p !== '' && p !== '-');
   const ops = operands(args);
   if (spec.operands === 'all') out.push(...ops);
@@ -249,6 +256,14 @@ export function writtenPaths(c: CmdView, landing: string[] = []): string[] {
     for (const src of ops.slice(0, -1)) landing.push(`${trimTrailingSlashes(last)}/${trimTrailingSlashes(src).replace(/^.*\//, '')}`);
   }
   return out.filter((p) => p !== '' && p !== '-');
+}
+
+/** The last path segment of a URL (`https://host/a/.envrc?x` → `.envrc`), or undefined for none or no URL. */
+function urlFileName(word: string): string | undefined {
+  const m = /^(?:[A-Za-z][A-Za-z0-9+.-]*:\/\/)?[A-Za-z0-9.-]+(?::\d+)?(\/[^?#]*)/.exec(word);
+  if (m === null || !(word.includes('://') || /^[A-Za-z0-9-]+\.[A-Za-z0-9.-]+/.test(word))) return undefined;
+  const name = m[1]!.slice(m[1]!.lastIndexOf('/') + 1);
+  return name === '' || name === '.' || name === '..' ? undefined : name;
 }
 
 /** Why writing this path makes later programs run code (a PROTECTED_IN_ROOTS file), or undefined. */

