@@ -9,7 +9,7 @@ import { exactKey, patternFor } from './pattern.js';
 import { normalisedForms } from './policy.js';
 import { isVersionOrHelp } from './readonly.js';
 import { type TableVerdict, readOnlyByTable } from './table/index.js';
-import { type CmdView, type Family, type Finding, type RuleFamily, dangerous, fullText, moderate, operands } from './rules-common.js';
+import { type CmdView, type Family, type Finding, type RuleFamily, dangerous, fullText, moderate, moderateExact, operands } from './rules-common.js';
 import { FILE_RULES, touchesStartupOrSystem, writeTargetFindings } from './rules-files.js';
 import { outsidePathFindings } from './outside-paths.js';
 import { GIT_RULES } from './rules-git.js';
@@ -166,7 +166,7 @@ function assignmentFindings(words: readonly string[], out: Finding[]): void {
   for (const w of words) {
     if (!isAssignment(w)) continue;
     const name = assignmentName(w);
-    if (RISKY_ENV.test(name)) out.push(moderate(`sets ${name}, which changes how programs are found or run`));
+    if (RISKY_ENV.test(name)) out.push(moderateExact(`sets ${name}, which changes how programs are found or run`));
     if (/\$\(|`/.test(w)) out.push(moderate('stores the output of a command in a variable'));
   }
 }
@@ -191,7 +191,7 @@ function assignedNames(c: CmdView): string[] {
 function builtinAssignmentFindings(c: CmdView, out: Finding[]): void {
   for (const w of assignedNames(c)) {
     const name = assignmentName(w);
-    if (RISKY_ENV.test(name)) out.push(moderate(`sets ${name}, which changes how programs are found or run`));
+    if (RISKY_ENV.test(name)) out.push(moderateExact(`sets ${name}, which changes how programs are found or run`));
   }
 }
 
@@ -449,7 +449,11 @@ export function classifyPart(part: Part, opts: ClassifyOptions): PartVerdict {
   }
 
   const pipelineScoped = findings.some((f) => f.level === 'dangerous' && f.scope === 'pipeline') && part.pipeline !== undefined;
-  const pattern = level === 'dangerous' ? (pipelineScoped ? part.pipeline! : exactKey(part, executable)) : patternFor(part, executable);
+  // A value the words give that runs a program (`EDITOR=CMD`, `git -c core.pager=CMD`): keyed by the exact text, so an
+  // answer for `EDITOR=vim git commit` never covers `EDITOR='rm -rf ~' git commit` (ADR 0099).
+  const exactValue = findings.some((f) => f.exact === true);
+  const pattern =
+    level === 'dangerous' ? (pipelineScoped ? part.pipeline! : exactKey(part, executable)) : exactValue ? exactKey(part, executable) : patternFor(part, executable);
   const verdict: PartVerdict = { text: part.text, executable, level, reasons, pattern, knownSafe: knownSafeByList && level === 'safe' };
   if (ask !== undefined) return { ...verdict, ask };
   return verdict;

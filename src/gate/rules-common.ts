@@ -23,6 +23,11 @@ export interface Finding {
   readonly reason: string;
   /** The risk lives in the whole pipeline (`env | grep TOKEN`), so the pipeline text keys the answer. */
   readonly scope?: 'pipeline';
+  /**
+   * The finding is about a value the words give (a setting that runs a program, `EDITOR=CMD`, `git -c core.pager=CMD`):
+   * the part is keyed by its exact text, so an answer for one value never covers another (ADR 0099).
+   */
+  readonly exact?: boolean;
 }
 
 export type RuleFamily = (c: CmdView) => Finding[];
@@ -47,6 +52,8 @@ export interface Family {
 
 export const dangerous = (reason: string, scope?: 'pipeline'): Finding => ({ level: 'dangerous', reason, ...(scope ? { scope } : {}) });
 export const moderate = (reason: string): Finding => ({ level: 'moderate', reason });
+/** A moderate finding whose part is keyed by its exact text (Finding.exact). */
+export const moderateExact = (reason: string): Finding => ({ level: 'moderate', reason, exact: true });
 
 /** Short option clusters (`-rf`) and long options before `--`. */
 export function optionWords(args: readonly string[]): string[] {

@@ -1,5 +1,5 @@
 // git: which subcommands only read, which change the repository, and which lose work or rewrite remote history.
-import { type CmdView, type Family, type Finding, dangerous, hasFlag, hasLong, mentionsOption, moderate, operands } from './rules-common.js';
+import { type CmdView, type Family, type Finding, dangerous, hasFlag, hasLong, mentionsOption, moderate, moderateExact, operands } from './rules-common.js';
 import { networkPlaces } from './rules-net.js';
 
 /** Global options that take a value in the next word (unless written `--opt=value`). */
@@ -10,6 +10,8 @@ export interface GitCall {
   readonly subArgs: readonly string[];
   /** `-c k=v`, `--config-env`, `--exec-path=…`: settings that can make git run other programs. */
   readonly setsConfig: boolean;
+  /** The words before the subcommand (git's own options and their values). */
+  readonly globalArgs: readonly string[];
 }
 
 export function readGit(args: readonly string[]): GitCall {
@@ -23,9 +25,9 @@ export function readGit(args: readonly string[]): GitCall {
       if (GIT_VALUE_OPTIONS.includes(a)) i++;
       continue;
     }
-    return { sub: a, subArgs: args.slice(i + 1), setsConfig };
+    return { sub: a, subArgs: args.slice(i + 1), setsConfig, globalArgs: args.slice(0, i) };
   }
-  return { sub: undefined, subArgs: [], setsConfig };
+  return { sub: undefined, subArgs: [], setsConfig, globalArgs: args };
 }
 
 /** Subcommands that only read the repository. */
@@ -114,7 +116,13 @@ export function gitRules(c: CmdView): Finding[] {
   const g = readGit(c.args);
   const out: Finding[] = [];
   // The keys are named, so an answer for one setting (color.ui) never covers another (core.fsmonitor).
-  if (g.setsConfig) out.push(moderate(`sets git configuration for this command (${configKeys(c.args).join(', ')}), which can run other programs`));
+  if (g.setsConfig) out.push(moderateExact(`sets git configuration for this command (${configKeys(c.args).join(', ')}), which can run other programs`));
+  // `git --git-dir=DIR status` obeys DIR's settings (`core.fsmonitor = CMD`): which repository is part of the answer.
+  const gitDir = g.globalArgs.find((a) => a === '--git-dir' || a.startsWith('--git-dir='));
+  if (gitDir !== undefined) {
+    const dir = gitDir === '--git-dir' ? (g.globalArgs[g.globalArgs.indexOf(gitDir) + 1] ?? '') : gitDir.slice('--git-dir='.length);
+    out.push(moderateExact(`uses the settings of the repository at ${dir}, which can run other programs`));
+  }
   const a = g.subArgs;
   switch (g.sub) {
     case 'push': {

@@ -171,3 +171,33 @@ describe('attack: a download that names its file only through the URL or an unus
     }
   });
 });
+
+// Attack: approve a harmless value for a setting that runs a program, then change the value. `EDITOR=vim git commit`
+// was keyed `git commit *` with the reason "sets EDITOR …", which `EDITOR='rm -rf ~/x' git commit` gives too: a yes for
+// the session to the first ran the second without a question. The same held for `git -c core.pager=…`,
+// `git --exec-path=…`, `LD_PRELOAD=…`, `NODE_OPTIONS=…` and `export GIT_PAGER=…` (keyed `export *`). A finding about
+// such a value now keys the part by its exact text (ADR 0099).
+describe('attack: an approved setting that runs a program, given another value', () => {
+  const PAIRS: ReadonlyArray<readonly [approved: string, later: string]> = [
+    ['EDITOR=vim git commit', "EDITOR='rm -rf ~/x' git commit"],
+    ['GIT_PAGER=cat git log', "GIT_PAGER='sh -c id' git log"],
+    ['env GIT_PAGER=cat git log', "env GIT_PAGER='sh -c id' git log"],
+    ['git -c core.pager=cat log', "git -c core.pager='sh -c id' log"],
+    ['git --exec-path=/usr/lib/git-core status', 'git --exec-path=/work/project/evil status'],
+    ['git --git-dir=/work/project/a/.git status', 'git --git-dir=/work/project/evil status'],
+    ['LD_PRELOAD=/usr/lib/libfast.so ls', 'LD_PRELOAD=/work/project/evil.so ls'],
+    ['NODE_OPTIONS=--max-old-space-size=4096 npm test', 'NODE_OPTIONS="--require ./evil.js" npm test'],
+    ['export GIT_PAGER=cat', "export GIT_PAGER='sh -c id'"],
+    ['read -r PAGER < pager.txt', 'read -r PAGER < evil.txt'],
+  ];
+  for (const [approved, later] of PAIRS) {
+    it(`a yes for the session to \`${approved}\` does not cover \`${later}\``, async () => {
+      expect(await askedAfterSessionAnswer(approved, later, PROJECT)).toEqual([later]);
+    });
+  }
+
+  it('the same value again is covered, and an ordinary variable keeps the broad key', async () => {
+    expect(await askedAfterSessionAnswer('EDITOR=vim git commit', 'EDITOR=vim git commit', PROJECT)).toEqual([]);
+    expect(await askedAfterSessionAnswer('NODE_ENV=test npm test', 'NODE_ENV=production npm test', PROJECT)).toEqual([]);
+  });
+});

@@ -105,7 +105,7 @@ describe('a kept answer covers no higher level and no new reason', () => {
     const store = new ApprovalStore(join(tempDir(), 'approvals.json'));
     const g = setup('project', PROJECT, store);
     await g.clear('git -c color.ui=always status');
-    expect(store.list()[0]).toMatchObject({ pattern: 'git status *', workingDirectory: PROJECT });
+    expect(store.list()[0]).toMatchObject({ pattern: 'git -c color.ui=always status', workingDirectory: PROJECT });
     expect(store.list()[0]!.reasons?.join('; ')).toContain('color.ui');
     const fresh = setup('once', PROJECT, store);
     await fresh.clear('git -c color.ui=always status');
