@@ -122,6 +122,9 @@ function gateLine(event: ToolEvent): string {
       return event.text ? event.text.split('\n').map((l) => `  │ ${visible(l, { maxChars: 200 })}\n`).join('') : '';
     case 'inquiry':
       return `· ask_operator: ${visible(event.question, { maxChars: 160 })} — ${event.outcome}\n`;
+    case 'failed':
+      // Not a refusal, yet it did not happen: the person reads that here, not only the model (ADR 0097).
+      return `· ${event.tool} failed: ${visible(event.error, { maxChars: 600 })}\n`;
   }
 }
 

@@ -82,6 +82,8 @@ function renderEntry(entry: Entry): React.ReactElement {
           <Text color="yellow"> — {visible(entry.outcome, { maxChars: 200 })}</Text>
         </Text>
       );
+    case 'failed':
+      return <Text color="red">{`${entry.tool} failed: ${visible(entry.error, { maxChars: 600 })}`}</Text>;
     case 'info':
       return <Text>{visible(entry.text, { maxChars: 20000, multiline: true })}</Text>;
     case 'error':

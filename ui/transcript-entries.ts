@@ -14,6 +14,8 @@ export type EntryBody =
   /** The tail of a command's output. */
   | { readonly kind: 'output'; readonly text: string }
   | { readonly kind: 'inquiry'; readonly question: string; readonly outcome: string }
+  /** A tool call that failed without a refusal; its text may quote a model's path, so it is drawn on one line. */
+  | { readonly kind: 'failed'; readonly tool: string; readonly error: string }
   /** What the person answered to a question dialog (shown made visible and cut). */
   | { readonly kind: 'answer'; readonly question: string; readonly text: string }
   /** A dialog for another wisp process, and how it ended. */
@@ -38,6 +40,8 @@ export function entriesForEvent(event: ToolEvent): EntryBody[] {
       return event.text ? [{ kind: 'output', text: event.text }] : [];
     case 'inquiry':
       return [{ kind: 'inquiry', question: event.question, outcome: event.outcome }];
+    case 'failed':
+      return [{ kind: 'failed', tool: event.tool, error: event.error }];
   }
 }
 

@@ -21,11 +21,12 @@ export function shape(threadId: string, created: boolean, result: TurnResult): R
       files: result.receipt.files,
       approvals: result.receipt.approvals,
       inquiries: result.receipt.inquiries,
+      errors: result.receipt.errors.map((e) => ({ tool: e.tool, error: e.error })),
     },
   };
 }
 
-/** A second text block for agents that read only `content`: what is pending and what was refused. */
+/** A second text block for agents that read only `content`: what is pending, what was refused, what failed. */
 export function noteFor(threadId: string, s: RespondStructured): string | undefined {
   const lines: string[] = [];
   for (const p of s.pending) {
@@ -45,6 +46,8 @@ export function noteFor(threadId: string, s: RespondStructured): string | undefi
     if (s.pending.some((p) => p.id === r.escalationId)) continue;
     lines.push(`wisp: refused ${visible(r.command, { maxChars: 200 })}: ${visible(r.reason, { maxChars: 600 })}`); // a reason may quote a part
   }
+  // The reply is the model's account; a failed edit or read is said in wisp's own words too (ADR 0097).
+  for (const e of s.receipt.errors) lines.push(`wisp: ${e.tool} failed: ${visible(e.error, { maxChars: 600 })}`);
   return lines.length ? lines.join('\n') : undefined;
 }
 
@@ -59,5 +62,7 @@ export function eventLine(event: ToolEvent): string {
       return `${event.tool}: ${visible(event.subject, { maxChars: 80 })} finished`;
     case 'inquiry':
       return `ask_operator: ${visible(event.question, { maxChars: 160 })} — ${event.outcome}`;
+    case 'failed':
+      return `${event.tool} failed: ${visible(event.error, { maxChars: 400 })}`;
   }
 }

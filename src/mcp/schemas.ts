@@ -61,6 +61,8 @@ export const RespondResult = z.object({
     files: z.array(z.unknown()),
     approvals: z.array(z.unknown()),
     inquiries: z.array(z.unknown()),
+    /** Tool calls that failed without a refusal (a find text not found, a missing file), ADR 0097. */
+    errors: z.array(z.object({ tool: z.string(), error: z.string() })),
   }),
 });
 /** `respond`'s structuredContent. */

@@ -89,6 +89,12 @@ export function doneBeforeFailure(receipt: TurnReceipt): string | undefined {
   return `Before it stopped, this turn ${parts.join('; and ')}. That is not undone: check it before asking again.`;
 }
 
+/** A tool's error result as one short line for a person: without the `error: ` prefix the model reads, cut. */
+export function failureText(output: string): string {
+  const text = output.startsWith('error: ') ? output.slice('error: '.length) : output;
+  return text.length > 600 ? `${text.slice(0, 600)}… (${text.length - 600} more characters)` : text;
+}
+
 /** What a reply cut by `models.maxTokens` ends with. */
 export function lengthNotice(maxTokens: number): string {
   return `(the reply was cut at ${maxTokens} tokens: models.maxTokens)`;
@@ -192,6 +198,7 @@ export class Conversation {
     const { audit } = this.deps;
     const started = Date.now();
     audit.write('tool.call', { tool: call.name, callId: call.id, arguments: call.arguments }, ctx);
+    const refusalsBefore = receipt.refusals.length;
     const finish = (output: string, isError: boolean): string => {
       audit.write(
         'tool.result',
@@ -207,6 +214,13 @@ export class Conversation {
         ctx,
       );
       receipt.tools.push({ name: call.name, ...(isError ? { error: output.slice(0, 200) } : {}) });
+      // A refusal was already said (a gate line, `refusals`); any other failure is said here, or only the model
+      // would know that the edit, read or command did not happen (ADR 0097).
+      if (isError && receipt.refusals.length === refusalsBefore) {
+        const error = failureText(output);
+        receipt.errors.push({ tool: call.name, error });
+        opts.onEvent?.({ type: 'failed', tool: call.name, error });
+      }
       return output;
     };
 

@@ -38,6 +38,7 @@ export const SavedShown = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('output'), text: Text }),
   z.strictObject({ kind: z.literal('inquiry'), question: Text, outcome: Text }),
   z.strictObject({ kind: z.literal('answer'), question: Text, text: Text }),
+  z.strictObject({ kind: z.literal('failed'), tool: Name, error: Text }),
 ]);
 export type SavedEntry = z.infer<typeof SavedShown>;
 

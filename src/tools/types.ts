@@ -37,6 +37,12 @@ export interface Refusal {
   readonly escalationId?: string;
 }
 
+/** A tool call that failed without a refusal: the tool and wisp's error text (which may quote a model's path). */
+export interface ToolFailure {
+  readonly tool: string;
+  readonly error: string;
+}
+
 export interface PendingInquiryItem {
   readonly id: string;
   readonly verb: 'inquiry';
@@ -61,6 +67,9 @@ export class TurnReceipt {
   readonly refusals: Refusal[] = [];
   readonly pending: PendingItem[] = [];
   readonly tools: Array<{ name: string; error?: string }> = [];
+  /** Tool calls that failed for a reason other than a refusal (a find text not found, a missing file): the person
+   *  is told, not only the model (ADR 0097). */
+  readonly errors: ToolFailure[] = [];
 
   toJSON(): {
     commands: CommandRecord[];
@@ -69,6 +78,7 @@ export class TurnReceipt {
     inquiries: InquiryRecord[];
     refusals: Refusal[];
     tools: Array<{ name: string; error?: string }>;
+    errors: ToolFailure[];
   } {
     return {
       commands: this.commands,
@@ -77,6 +87,7 @@ export class TurnReceipt {
       inquiries: this.inquiries,
       refusals: this.refusals,
       tools: this.tools,
+      errors: this.errors,
     };
   }
 }
@@ -85,7 +96,9 @@ export class TurnReceipt {
 export type ToolEvent =
   | { readonly type: 'gate'; readonly tool: string; readonly subject: string; readonly allowed: boolean; readonly notes: readonly string[]; readonly reason?: string }
   | { readonly type: 'output'; readonly tool: string; readonly subject: string; readonly text: string }
-  | { readonly type: 'inquiry'; readonly question: string; readonly outcome: string };
+  | { readonly type: 'inquiry'; readonly question: string; readonly outcome: string }
+  /** A tool call that failed for a reason other than a refusal (refusals come as `gate` events). */
+  | { readonly type: 'failed'; readonly tool: string; readonly error: string };
 
 /**
  * A command while it runs, for a face that shows it live (the chat's output box and spinner). Only for drawing:

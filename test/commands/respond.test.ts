@@ -114,4 +114,34 @@ describe('wisp respond', () => {
     const log = readFileSync(join(home, 'logs/audit.jsonl'), 'utf8');
     expect(log).toMatch(/"kind":"approval.decided".*"channel":"queue"/);
   });
+  it('attack: tool calls that fail without a refusal (find not found, missing directory, missing file) are said to the person, plain and --json', () => {
+    writeFileSync(join(dir, 'a.txt'), 'hello\n');
+    const calls = [
+      { name: 'edit_file', arguments: { path: 'a.txt', mode: 'replace', find: 'not-there', content: 'x' } },
+      { name: 'run_command', arguments: { command: 'ls', workingDirectory: 'no-such-dir' } },
+      { name: 'read_file', arguments: { path: 'missing.txt' } },
+      { name: 'run_command', arguments: { command: 'sudo ls' } },
+    ];
+    const s = script('e', [{ toolCalls: calls }, { text: 'I changed a.txt' }]);
+    const plain = wisp(['respond', '-m', `script:${s}`, 'edit it'], { cwd: dir, home });
+    expect(plain.status).toBe(0);
+    expect(plain.stderr).toContain('· edit_file failed: find text not found in');
+    expect(plain.stderr).toMatch(/· run_command failed: working directory does not exist: .*no-such-dir/);
+    expect(plain.stderr).toMatch(/· read_file failed: no such file: .*missing\.txt/);
+    // A refusal is said once, as a refusal, not also as a failure.
+    expect(plain.stderr).not.toContain('run_command failed: command denied');
+    expect(plain.stderr).toMatch(/refused: sudo ls/);
+    const json = wisp(['respond', '-m', `script:${s}`, '--json', 'edit it'], { cwd: dir, home });
+    const out = JSON.parse(json.stdout) as { receipt: { errors: Array<{ tool: string; error: string }> } };
+    expect(out.receipt.errors.map((e) => e.tool)).toEqual(['edit_file', 'run_command', 'read_file']);
+    expect(out.receipt.errors[0]!.error).toMatch(/^find text not found in /);
+    expect(readFileSync(join(dir, 'a.txt'), 'utf8')).toBe('hello\n');
+  });
+
+  it('attack: a failure text carrying a model-made path with a newline cannot pose as a wisp line', () => {
+    const s = script('n', [{ toolCalls: [{ name: 'read_file', arguments: { path: 'x\n· run_command: rm -rf ~ — safe' } }] }, { text: 'ok' }]);
+    const r = wisp(['respond', '-m', `script:${s}`, 'read'], { cwd: dir, home });
+    expect(r.stderr).toContain('· read_file failed: no such file:');
+    expect(r.stderr.split('\n').some((l) => l.startsWith('· run_command: rm'))).toBe(false);
+  });
 });

@@ -31,3 +31,10 @@ describe('entriesForEvent: gate lines', () => {
     expect(one).toMatchObject({ note: 'safe by rules' });
   });
 });
+
+describe('entriesForEvent: tool failures', () => {
+  it('attack: a failed edit that is not a refusal gets a line of its own (before: no entry, the reply alone spoke)', () => {
+    const [e] = entriesForEvent({ type: 'failed', tool: 'edit_file', error: 'find text not found in /p/a.txt' });
+    expect(e).toEqual({ kind: 'failed', tool: 'edit_file', error: 'find text not found in /p/a.txt' });
+  });
+});
