@@ -2,7 +2,8 @@
 // task) that is asking, bounded by the escalation's wait, withdrawn with the caller's signal. Its words are in
 // dialog-wording.ts and inquiry-form.ts; which legs a `wisp mcp` escalation races is mcp-channel.ts.
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ErrorCode, McpError, type ElicitRequestFormParams, type ElicitResult, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type ElicitRequestFormParams, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import type { AuditSink } from '../audit/kinds.js';
 import { SCOPES, type Scope } from '../core/scopes.js';
 import type { Escalation, EscalationChannel, EscalationOutcome, RaiseContext } from '../escalation/types.js';
@@ -20,7 +21,15 @@ export const CALL_CANCELLED = 'the call was cancelled while waiting for an answe
 export const UNREADABLE_ANSWER = "the dialog's answer could not be read, so it counts as a refusal";
 
 /** What the dialog needs of the MCP server (the SDK's low-level `Server` fits). */
-export type ElicitingServer = Pick<Server, 'elicitInput' | 'getClientCapabilities'>;
+export type ElicitingServer = Pick<Server, 'request' | 'getClientCapabilities'>;
+
+/**
+ * The dialog's answer as wisp reads it, whatever the SDK checked: the request is sent with `request` and no result
+ * schema of the SDK's, so the content is read here against the form wisp sent (ADR 0097). The SDK's own check lives
+ * in `elicitInput` and its wording may change with its version; a malformed answer must stay a refusal regardless.
+ */
+const DialogAnswer = z.object({ action: z.enum(['accept', 'decline', 'cancel']), content: z.record(z.string(), z.unknown()).optional() });
+type Action = z.infer<typeof DialogAnswer>['action'];
 
 export interface ElicitationOptions {
   readonly server: ElicitingServer;
@@ -69,9 +78,9 @@ export class ElicitationChannel implements EscalationChannel {
     }
     const relatedRequestId = this.opts.currentRequestId?.();
     const taskId = this.opts.currentTask?.();
-    let result: ElicitResult;
+    let raw: unknown;
     try {
-      result = await this.opts.server.elicitInput(params, {
+      raw = await this.opts.server.request({ method: 'elicitation/create', params }, z.unknown(), {
         timeout: ctx.timeoutMs > 0 ? Math.min(ctx.timeoutMs, NO_TIMEOUT_MS) : NO_TIMEOUT_MS,
         ...(ctx.signal ? { signal: ctx.signal } : {}),
         ...(taskId !== undefined ? { relatedTask: { taskId } } : relatedRequestId !== undefined ? { relatedRequestId } : {}),
@@ -79,12 +88,20 @@ export class ElicitationChannel implements EscalationChannel {
     } catch (err) {
       if (ctx.signal?.aborted) return { kind: 'declined', reason: CALL_CANCELLED };
       if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) return { kind: 'unanswered', waitedMs: Date.now() - started };
-      // The person acted and the answer came back unreadable: that ends the escalation as a refusal. Thrown on, it
-      // would count as a failed leg, and a race would go on waiting for the queue without a word to anyone.
-      const unreadable = unreadableAnswer(err);
-      if (unreadable === undefined) throw err;
-      return this.unreadable(e, ctx, 'unreadable', unreadable);
+      // The client answered the form with an error (its SDK found its own dialog's result malformed, or it failed):
+      // the person may have acted, so that ends the escalation as a refusal. Thrown on, it would count as a failed
+      // leg, and a race would go on waiting for the queue without a word to anyone. Told apart by the error's
+      // code, never its words (ADR 0097); a client gone or one that cannot show forms is a failed leg.
+      if (!clientAnsweredWithError(err)) throw err;
+      return this.unreadable(e, ctx, 'unreadable', `the client answered with an error: ${(err as McpError).message}`);
     }
+    const parsed = DialogAnswer.safeParse(raw);
+    if (!parsed.success) {
+      const action = (raw as { action?: unknown } | null)?.action;
+      const why = typeof action === 'string' && !['accept', 'decline', 'cancel'].includes(action) ? `its action ${visible(action, { maxChars: 40 })} is not accept, decline or cancel` : 'it is not a dialog result';
+      return this.unreadable(e, ctx, 'unreadable', why);
+    }
+    const result = parsed.data;
     if (ctx.signal?.aborted) return { kind: 'declined', reason: CALL_CANCELLED };
     if (result.action === 'decline' || result.action === 'cancel') {
       this.audited(e, ctx, result.action);
@@ -104,13 +121,13 @@ export class ElicitationChannel implements EscalationChannel {
   }
 
   /** An accepted form whose content does not fit the form: audited with why, and refused. */
-  private unreadable(e: Escalation, ctx: RaiseContext, action: ElicitResult['action'] | 'unreadable', why: string): EscalationOutcome {
+  private unreadable(e: Escalation, ctx: RaiseContext, action: Action | 'unreadable', why: string): EscalationOutcome {
     const shown = visible(why, { maxChars: 300 });
     this.audited(e, ctx, action, shown);
     return { kind: 'declined', reason: `${UNREADABLE_ANSWER} (${shown})` };
   }
 
-  private audited(e: Escalation, ctx: RaiseContext, action: ElicitResult['action'] | 'unreadable', unreadable?: string): void {
+  private audited(e: Escalation, ctx: RaiseContext, action: Action | 'unreadable', unreadable?: string): void {
     this.opts.audit?.write(
       'escalation.answered',
       {
@@ -140,13 +157,11 @@ function readScope(content: Record<string, unknown> | undefined): { ok: true; sc
 }
 
 /**
- * The SDK's errors for an answer that arrived but does not fit: its server side checks the content against the
- * form's schema, its client side checks the result its dialog produced. Matched by their wording (SDK 1.x);
- * anything else is a failed leg, as before.
+ * Whether the client answered the form with an error of its own — a JSON-RPC error response, read by its code —
+ * rather than the dialog failing to happen: a timeout, a closed connection, or a client without the method (those
+ * are a failed leg, and another leg may still be answered).
  */
-function unreadableAnswer(err: unknown): string | undefined {
-  if (!(err instanceof McpError) || err.code !== ErrorCode.InvalidParams) return undefined;
-  const m = err.message;
-  return m.includes('does not match requested schema') || m.includes('Invalid elicitation result') ? m : undefined;
+function clientAnsweredWithError(err: unknown): boolean {
+  if (!(err instanceof McpError)) return false;
+  return err.code !== ErrorCode.ConnectionClosed && err.code !== ErrorCode.MethodNotFound && err.code !== ErrorCode.RequestTimeout;
 }
-

@@ -1,14 +1,11 @@
 // An inquiry as an MCP elicitation form, and the answer read back from it: a plain answer field, the model's schema
 // when it is flat, or one JSON field validated against the schema (patterns by the linear-time engine, ADR 0017).
 // Titles, descriptions and the question are model text, so they are made visible.
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { ElicitRequestFormParams } from '@modelcontextprotocol/sdk/types.js';
-import { Ajv } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import { visible } from '../core/visible.js';
+import { answerChecker } from '../escalation/answer-schema.js';
 import { flatFields, type FlatField } from '../escalation/flat-form.js';
 import { INQUIRY_ANSWER_MAX_BYTES, type InquiryRequest } from '../escalation/types.js';
-import { ajvLinearRegExp } from '../util/linear-regex.js';
 import { silence } from './dialog-wording.js';
 
 type Property = ElicitRequestFormParams['requestedSchema']['properties'][string];
@@ -91,13 +88,6 @@ export interface InquiryForm {
   readonly read: (content: Record<string, unknown> | undefined) => { ok: true; text: string } | { ok: false; reason: string };
 }
 
-// The SDK's default ajv settings, with JSON-schema `pattern`s run by the linear-time engine (ADR 0017): a model's
-// schema cannot make the answer's validation backtrack for ever.
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
-const validator = new AjvJsonSchemaValidator(
-  addFormats(new Ajv({ strict: false, validateFormats: true, validateSchema: false, allErrors: true, code: { regExp: ajvLinearRegExp } })),
-);
-
 export function inquiryForm(request: InquiryRequest, timeoutMs: number, queueId?: string): InquiryForm {
   const head = ['wisp: the model has a question for you', '', 'Question:', visible(request.question, { maxChars: 2000, multiline: true }), ''];
   const tail = ['Decline if you would rather not answer.', silence(timeoutMs, 'no answer')];
@@ -105,19 +95,20 @@ export function inquiryForm(request: InquiryRequest, timeoutMs: number, queueId?
 
   const fields = flatFields(request.schema);
   if (fields) {
+    const check = answerChecker(request.schema!);
     return {
       message: [...head, 'Answer in the fields below.', ...tail].join('\n'),
       requestedSchema: formOf(fields),
-      read: (content) => readFlat(fields, content),
+      // Checked against the model's own schema here too (types, bounds, formats): what the SDK checks may change
+      // with its version, and an answer that does not fit must be a refusal whatever it says (ADR 0097).
+      read: (content) => {
+        const flat = readFlat(fields, content);
+        return flat.ok ? check(flat.text) : flat;
+      },
     };
   }
   if (request.schema) {
-    let check: ((value: unknown) => { valid: boolean; errorMessage?: string }) | undefined;
-    try {
-      check = validator.getValidator(request.schema as Parameters<AjvJsonSchemaValidator['getValidator']>[0]);
-    } catch {
-      check = undefined; // a schema ajv cannot compile: the answer must still be JSON
-    }
+    const check = answerChecker(request.schema);
     const shown = visible(JSON.stringify(request.schema), { maxChars: 1500 });
     return {
       message: [...head, 'Answer with JSON that matches this schema:', shown, '', ...tail].join('\n'),
@@ -128,17 +119,7 @@ export function inquiryForm(request: InquiryRequest, timeoutMs: number, queueId?
       },
       read: (content) => {
         const field = answerField(content);
-        if (!field.ok) return field;
-        const raw = field.text;
-        let value: unknown;
-        try {
-          value = JSON.parse(raw);
-        } catch {
-          return { ok: false, reason: 'the answer was not JSON, and the question asked for JSON matching a schema' };
-        }
-        const result = check?.(value);
-        if (result && !result.valid) return { ok: false, reason: `the answer does not match the requested schema: ${result.errorMessage ?? 'invalid'}` };
-        return { ok: true, text: JSON.stringify(value) };
+        return field.ok ? check(field.text) : field;
       },
     };
   }
