@@ -2,7 +2,8 @@
 // text field — or, for a flat schema, one checked field per property. Enter sends, Esc declines.
 import { Box, Text, useStdout, type Key } from 'ink';
 import { useKeys } from './use-keys.js';
-import React, { useMemo, useRef, useState } from 'react';
+import React, { useEffect, useMemo, useRef, useState } from 'react';
+import type { AnswerCheck } from '../src/escalation/answer-schema.js';
 import { INQUIRY_ANSWER_MAX_BYTES } from '../src/escalation/types.js';
 import type { DialogRequest, DialogResult } from './dialog-store.js';
 import { DialogFrame } from './DialogFrame.js';
@@ -43,6 +44,20 @@ export function InquiryDialog({ request, onAnswer, rhythm, onStrayKey }: Inquiry
   const engaged = useRef(false);
   const fields = useMemo(() => formFields(request.request.schema), [request.request.schema]);
   const choices = useMemo(() => fields?.map(fieldChoices), [fields]);
+  // A schema that is not flat is answered as text, which must be JSON fitting it, as in every face (ADR 0097). The
+  // checker is loaded when such a question opens (ajv is not light); until it is there, nothing is sent.
+  const schema = fields ? undefined : request.request.schema;
+  const checker = useRef<AnswerCheck | undefined>(undefined);
+  useEffect(() => {
+    if (!schema) return;
+    let live = true;
+    void import('../src/escalation/answer-schema.js').then((m) => {
+      if (live) checker.current = m.answerChecker(schema);
+    });
+    return () => {
+      live = false;
+    };
+  }, [schema]);
   // The model's question in a block of bounded height behind a gutter, long blank runs collapsed: however many lines
   // it has, the dialog's title and wisp's own words stay on screen, and nothing in it can pass for them.
   const { stdout } = useStdout();
@@ -77,6 +92,12 @@ export function InquiryDialog({ request, onAnswer, rhythm, onStrayKey }: Inquiry
       if (text.trim() === '') return setForm({ ...cur, message: 'type an answer, or press Esc to decline' });
       if (Buffer.byteLength(text, 'utf8') > INQUIRY_ANSWER_MAX_BYTES) {
         return setForm({ ...cur, message: `the answer is longer than ${INQUIRY_ANSWER_MAX_BYTES} bytes; shorten it` });
+      }
+      if (schema) {
+        if (!checker.current) return setForm({ ...cur, message: 'still reading the schema the answer must fit; press Enter again' });
+        const fit = checker.current(text);
+        // The reason may quote the model's schema: made visible like the rest of its text.
+        if (!fit.ok) return setForm({ ...cur, message: `${visible(fit.reason, { maxChars: 300 })}; nothing was sent` });
       }
       return onAnswer({ kind: 'answered', text });
     }
@@ -156,9 +177,12 @@ export function InquiryDialog({ request, onAnswer, rhythm, onStrayKey }: Inquiry
           />
         ))
       ) : (
-        <Box>
-          <Text dimColor>Answer: </Text>
-          <TextField state={form.texts[0]!} placeholder="type your answer" />
+        <Box flexDirection="column">
+          {schema ? <Text dimColor>Answer with JSON matching (the model's schema): {visible(JSON.stringify(schema), { maxChars: 400 })}</Text> : null}
+          <Box>
+            <Text dimColor>Answer: </Text>
+            <TextField state={form.texts[0]!} placeholder="type your answer" />
+          </Box>
         </Box>
       )}
       {form.message ? <Text color="red">{form.message}</Text> : null}

@@ -3,7 +3,6 @@
 // an answer file, and the MCP dialog's JSON field. A flat schema (flat-form.ts) is answered as the form would
 // answer it — a JSON object of its fields, nothing else in it. JSON-schema `pattern`s run on the linear-time engine
 // (ADR 0017), so a model's schema cannot make the check backtrack for ever. Imported lazily: ajv is not light.
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { visible } from '../core/visible.js';
@@ -11,20 +10,22 @@ import { ajvLinearRegExp } from '../util/linear-regex.js';
 import { flatFields } from './flat-form.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
-// The SDK's default ajv settings, with patterns run by the linear-time engine.
-export const schemaValidator = new AjvJsonSchemaValidator(
-  addFormats(new Ajv({ strict: false, validateFormats: true, validateSchema: false, allErrors: true, code: { regExp: ajvLinearRegExp } })),
-);
+// The MCP SDK's ajv settings, with patterns run by the linear-time engine. One instance per question: ajv keeps
+// every schema it compiled, and two of a model's schemas with one `$id` would collide (the second not compiled).
+const newAjv = (): Ajv => addFormats(new Ajv({ strict: false, validateFormats: true, validateSchema: false, allErrors: true, code: { regExp: ajvLinearRegExp } }));
 
 export type Check = (value: unknown) => { valid: boolean; errorMessage?: string };
 
 /** The schema compiled, or undefined when ajv cannot compile it (then only "is it JSON" is checked). */
 export function compileSchema(schema: Record<string, unknown>): Check | undefined {
+  const ajv = newAjv();
+  let validate: ReturnType<Ajv['compile']>;
   try {
-    return schemaValidator.getValidator(schema as Parameters<AjvJsonSchemaValidator['getValidator']>[0]);
+    validate = ajv.compile(schema);
   } catch {
     return undefined;
   }
+  return (value) => (validate(value) ? { valid: true } : { valid: false, errorMessage: ajv.errorsText(validate.errors) });
 }
 
 /** Reads an answer text against a schema: the JSON value as text (normalised), or why it does not fit. */

@@ -124,4 +124,26 @@ describe('answerFromTerminal', () => {
     expect(out).toContain('approved (always, kept for this session only): dng02');
     expect(out).not.toMatch(/approved \(always\):/);
   });
+  it('attack: an inquiry answer that does not fit the question\'s schema is refused (exit 64), changes nothing, is audited', async () => {
+    const { base, paths, audit, printed } = setup();
+    const channel = new QueueChannel({ paths, audit: new MemoryAudit(), pendingSeconds: 60 });
+    const schema = { type: 'object', properties: { count: { type: 'integer', minimum: 1 } }, required: ['count'] };
+    const { id } = await channel.file({ verb: 'inquiry', request: { question: 'How many?', schema } }, { session: 's', timeoutMs: 0, escalationId: 'inq02' });
+    const confirm = async () => true;
+    for (const text of ['lots', '{"count": 0}', '{"count": 2, "also": "rm -rf ~"}', '"2"']) {
+      const err = await answerFromTerminal(base({ id, verb: 'inquiry', body: { text }, confirm })).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(UsageError);
+      expect(String(err)).toMatch(/refusing the answer to inq02: .*still waiting/);
+      expect(answerExists(paths.pending, id)).toBe(false);
+      expect(readRequest(paths.pending, id).ok).toBe(true);
+    }
+    expect(printed).toEqual([]); // refused before the request was shown or anything asked
+    const refused = audit.ofKind('escalation.settled').map((e) => e.details);
+    expect(refused).toHaveLength(4);
+    expect(refused[0]).toMatchObject({ channel: 'queue', escalationId: 'inq02', outcome: 'refused', via: 'cli' });
+    // A fitting answer still goes through.
+    const ok = await answerFromTerminal(base({ id, verb: 'inquiry', body: { text: '{"count": 2}' }, confirm, pickupMs: 100 })).catch((e: unknown) => e);
+    expect(String(ok)).not.toMatch(/refusing the answer/);
+    channel.withdraw(id);
+  });
 });

@@ -111,4 +111,26 @@ describe('InquiryDialog, a flat schema becomes a form', () => {
     const nested = { type: 'object', properties: { a: { type: 'object', properties: {} } } };
     expect(show(inquiryRequest({ schema: nested })).lastFrame()).toContain('Answer:');
   });
+
+  it('attack: free text that does not fit a schema that is not flat is not sent (before: sent to the model as the answer)', async () => {
+    const nested = { type: 'object', properties: { files: { type: 'array', items: { type: 'string' } } }, required: ['files'] };
+    const { stdin, answers, lastFrame } = show(inquiryRequest({ schema: nested }));
+    expect(lastFrame()).toContain('Answer with JSON matching');
+    await settle(300); // the checker loads
+    await press(stdin, 'a', 'l', 'l', KEYS.enter);
+    expect(answers).toEqual([]);
+    expect(lastFrame()).toMatch(/not JSON.*nothing was sent/);
+    for (let i = 0; i < 3; i++) await press(stdin, KEYS.backspace);
+    await press(stdin, '{"files": 3}', KEYS.enter);
+    expect(answers).toEqual([]);
+    expect(lastFrame()).toMatch(/does not match the requested schema/);
+  });
+
+  it('JSON that fits a schema that is not flat is sent', async () => {
+    const nested = { type: 'object', properties: { files: { type: 'array', items: { type: 'string' } } }, required: ['files'] };
+    const { stdin, answers } = show(inquiryRequest({ schema: nested }));
+    await settle(300);
+    await press(stdin, '{', '"files": ["a"]}', KEYS.enter);
+    expect(answers).toEqual([{ kind: 'answered', text: '{"files": ["a"]}' }]);
+  });
 });

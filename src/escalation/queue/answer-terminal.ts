@@ -82,6 +82,23 @@ export async function answerFromTerminal(a: TerminalAnswer): Promise<AnswerRepor
   if (closed?.closed === 'stale') throw new WispError(`${a.id} is stale (${closed.reason}); nothing was answered`);
   if (closed?.closed === 'answered') throw new WispError(`${a.id} was already answered elsewhere`);
 
+  if ('text' in a.body && req.verb === 'inquiry' && req.schema !== undefined) {
+    // The chat's form and the MCP dialog check a typed answer against the model's schema; so does this answerer,
+    // before anything is shown, asked or written (ADR 0097). Loaded here only: ajv is not light.
+    const { answerProblem } = await import('../answer-schema.js');
+    const problem = answerProblem(req.schema, a.body.text);
+    if (problem !== undefined) {
+      a.audit.write(
+        'escalation.settled',
+        { channel: 'queue', escalationId: req.id, verb: 'inquiry', outcome: 'refused', via: 'cli', reason: `answer refused: ${problem}` },
+        { ...a.ctx, ...(req.thread ? { thread: req.thread } : {}) },
+      );
+      throw new UsageError(
+        `refusing the answer to ${req.id}: ${visible(problem, { maxChars: 400 })}. The question asks for JSON matching ` +
+          `${visible(JSON.stringify(req.schema), { maxChars: 600 })}. Nothing was answered; ${req.id} is still waiting.`,
+      );
+    }
+  }
   a.print(describeRequest(req) + '\n');
   if (req.verb === 'approval' && req.level === 'dangerous' && 'decision' in a.body) {
     if (a.body.decision === 'project' || a.body.decision === 'always') {

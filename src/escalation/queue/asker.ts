@@ -31,6 +31,13 @@ import {
 } from './files.js';
 import { runSteps, takeSteps, withdrawSteps, type Steps, type TakeResult } from './protocol.js';
 import type { Escalation, EscalationChannel, EscalationOutcome, RaiseContext } from '../types.js';
+import type { AnswerCheck } from '../answer-schema.js';
+
+/** The schema check, loaded on the first question with a schema (ajv is not light; most processes never need it). */
+let answerSchema: typeof import('../answer-schema.js') | undefined;
+async function schemaCheckReady(e: Escalation): Promise<void> {
+  if (e.verb === 'inquiry' && e.request.schema !== undefined && !answerSchema) answerSchema = await import('../answer-schema.js');
+}
 
 export const CANCELLED_REASON = 'the call was cancelled while waiting';
 export const REMOVED_REASON = 'the request was removed from the queue before anyone answered';
@@ -55,6 +62,8 @@ export interface Held {
   readonly actx: AuditContext;
   readonly createdMs: number;
   readonly expiresMs: number | null;
+  /** The question's schema compiled, on the first answer to check. */
+  check?: AnswerCheck;
 }
 
 // Channels with requests on disk. When the process exits (normally, or via process.exit from a signal handler) its
@@ -85,6 +94,7 @@ export class QueueChannel implements EscalationChannel {
   async raise(e: Escalation, ctx: RaiseContext): Promise<EscalationOutcome> {
     if (ctx.signal?.aborted) return { kind: 'declined', reason: CANCELLED_REASON };
     const timeoutMs = ctx.timeoutMs > 0 ? ctx.timeoutMs : 0;
+    await schemaCheckReady(e);
     const held = this.fileHeld(e, ctx, 'waiting', timeoutMs > 0 ? timeoutMs : null);
     try {
       ctx.onProgress?.(`waiting for an answer in the queue: ${answerHint(held.request)}`);
@@ -96,6 +106,7 @@ export class QueueChannel implements EscalationChannel {
 
   /** Deferred mode: file and return at once; the request expires after `pendingSeconds`. */
   async file(e: Escalation, ctx: RaiseContext): Promise<{ id: string; expiresAt: number }> {
+    await schemaCheckReady(e);
     const held = this.fileHeld(e, ctx, 'deferred', this.opts.pendingSeconds * 1000);
     return { id: held.request.id, expiresAt: held.expiresMs! };
   }
@@ -297,7 +308,7 @@ export class QueueChannel implements EscalationChannel {
   /** The asker's steps for one look (public: the interleaving tests drive them one operation at a time). */
   askerSteps(held: Held): Steps<TakeResult> {
     return takeSteps(this.opts.paths.pending, held.request, {
-      mismatch: (answer, nonce) => mismatch(held.request, answer, nonce),
+      mismatch: (answer, nonce) => mismatch(held.request, answer, nonce) ?? this.unfitting(held, answer),
       onRefused: (reason, answer) =>
         this.audit('escalation.settled', held, {
           outcome: 'refused',
@@ -327,6 +338,19 @@ export class QueueChannel implements EscalationChannel {
       ...(answer.declined ? { declined: true } : {}),
     });
     return outcomeOf(held.request, answer);
+  }
+
+  /**
+   * Why an inquiry's answer text does not fit the question's schema, or undefined. Every answerer checks before it
+   * writes; this is for an answer file written by anything else (ADR 0097). No checker loaded: not taken.
+   */
+  private unfitting(held: Held, answer: QueueAnswer): string | undefined {
+    const req = held.request;
+    if (req.verb !== 'inquiry' || req.schema === undefined || answer.text === undefined) return undefined;
+    if (!answerSchema) return "the answer could not be checked against the question's schema";
+    held.check ??= answerSchema.answerChecker(req.schema);
+    const r = held.check(answer.text);
+    return r.ok ? undefined : r.reason;
   }
 
   /** The held request of an id filed here (tests drive the protocol steps with it). */
