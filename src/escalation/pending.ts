@@ -17,7 +17,10 @@ export interface PendingInquiry {
 
 export type RedeemResult =
   | { readonly ok: true; readonly entry: PendingInquiry; readonly text: string }
-  | { readonly ok: false; readonly reason: string; readonly code: 'unknown' | 'used' | 'other-thread' | 'expired' | 'approval' | 'too-long' };
+  | { readonly ok: false; readonly reason: string; readonly code: 'unknown' | 'used' | 'other-thread' | 'expired' | 'approval' | 'too-long' | 'unfitting' };
+
+/** Why an answer text does not fit a schema, or undefined (src/escalation/answer-schema.ts `answerProblem`). */
+export type FitCheck = (schema: Record<string, unknown>, text: string) => string | undefined;
 
 /** Per session (shared by its threads); ids are global so a wrong-thread redeem can be told apart from unknown. */
 export class PendingEscalations {
@@ -75,7 +78,11 @@ export class PendingEscalations {
     return gone;
   }
 
-  redeem(id: string, thread: string, text: string): RedeemResult {
+  /**
+   * Takes an answer once. One that does not fit the question's schema is refused and the id stays open, so the
+   * caller can send one that does (ADR 0097); without `fits`, a question with a schema cannot be answered.
+   */
+  redeem(id: string, thread: string, text: string, fits?: FitCheck): RedeemResult {
     if (this.approvalIds.has(id)) {
       return {
         ok: false,
@@ -98,6 +105,10 @@ export class PendingEscalations {
     }
     if (Buffer.byteLength(text, 'utf8') > INQUIRY_ANSWER_MAX_BYTES) {
       return { ok: false, code: 'too-long', reason: `the answer to ${id} is longer than ${INQUIRY_ANSWER_MAX_BYTES} bytes` };
+    }
+    if (entry.schema !== undefined) {
+      const problem = fits ? fits(entry.schema, text) : "the answer could not be checked against the question's schema";
+      if (problem !== undefined) return { ok: false, code: 'unfitting', reason: `the answer to ${id} was refused: ${problem}; it is still pending` };
     }
     this.open.delete(id);
     this.used.add(id);

@@ -5,7 +5,7 @@ import type { AuditContext, AuditSink } from '../audit/kinds.js';
 import { outputFields } from '../audit/output.js';
 import type { Config } from '../config/schema.js';
 import { refuseAnswer, settleExpired, settleRedeemed } from '../escalation/escalate.js';
-import type { PendingEscalations } from '../escalation/pending.js';
+import type { FitCheck, PendingEscalations } from '../escalation/pending.js';
 import type { EscalationChannel } from '../escalation/types.js';
 import type { Gate } from '../gate/gate.js';
 import { ApprovalCache } from '../gate/session-approvals.js';
@@ -127,7 +127,12 @@ export class Conversation {
     const { audit, config } = this.deps;
 
     this.expirePending(ctx);
-    if (opts.answers?.length) this.redeem(opts.answers, ctx, receipt);
+    if (opts.answers?.length) {
+      // The schema check is loaded only when a question asked with one is answered (ajv is not light).
+      const withSchema = this.deps.pendingInquiries?.list().some((p) => p.schema !== undefined) === true;
+      const fits = withSchema ? (await import('../escalation/answer-schema.js')).answerProblem : undefined;
+      this.redeem(opts.answers, ctx, receipt, fits);
+    }
 
     audit.write('prompt', { text: prompt }, ctx);
     this.messages.push({ role: 'user', content: prompt });
@@ -278,12 +283,12 @@ export class Conversation {
    * Redeems result-channel answers. A valid answer is replayed into the transcript as the output of an
    * `ask_operator` call, right before the new prompt — the one place wisp writes a transcript entry itself.
    */
-  private redeem(answers: NonNullable<TurnOptions['answers']>, ctx: AuditContext, receipt: TurnReceipt): void {
+  private redeem(answers: NonNullable<TurnOptions['answers']>, ctx: AuditContext, receipt: TurnReceipt, fits?: FitCheck): void {
     const pending = this.deps.pendingInquiries;
     const thread = this.deps.thread ?? '';
     for (const answer of answers) {
       const result = pending
-        ? pending.redeem(answer.id, thread, answer.text)
+        ? pending.redeem(answer.id, thread, answer.text, fits)
         : ({ ok: false, code: 'unknown', reason: `${answer.id} is not a pending inquiry (this server does not use the result channel)` } as const);
       if (!result.ok) {
         // An approval id is the queue's approval: the answer is refused, and the approval stays open there.
