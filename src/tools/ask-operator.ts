@@ -64,7 +64,9 @@ function report(ctx: ToolContext, question: string, escalationId: string, channe
         return { content: `No answer within ${seconds}s (silence counts as no answer). Carry on without it, and say what you assumed.` };
       }
       ctx.receipt.inquiries.push({ question, outcome: 'declined', channel, escalationId });
-      ctx.onEvent?.({ type: 'inquiry', question, outcome: 'declined' });
+      // Under deny or auto nobody was asked: the person must not read that someone declined (ADR 0097).
+      const notAsked = channel === 'deny' || channel === 'auto';
+      ctx.onEvent?.({ type: 'inquiry', question, outcome: notAsked ? `not asked: nobody answers questions on the ${channel} channel` : 'declined' });
       return { content: `The operator did not answer: ${outcome.reason}. Carry on without it, and say what you assumed.` };
     }
     case 'pending': {

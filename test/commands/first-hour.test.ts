@@ -276,11 +276,12 @@ describe('the examples say what happens', () => {
     expect(readdirSync(c)).toEqual(['examples']);
   });
 
-  it('inquiry.json under respond: the question is declined and the reply does not thank anyone for an answer', () => {
+  it('inquiry.json under respond: the question is not asked — and not said to be declined by anyone — and the reply does not thank anyone for an answer', () => {
     const c = clone();
     const r = wisp(['respond', '-m', 'script:examples/inquiry.json', 'which'], { cwd: c, home });
     expect(r.status).toBe(0);
-    expect(r.stderr).toMatch(/ask_operator: .* — declined/);
+    expect(r.stderr).toMatch(/ask_operator: .* — not asked: nobody answers questions on the deny channel/);
+    expect(r.stderr).not.toMatch(/— declined/);
     expect(r.stdout).not.toMatch(/thanks|noted/i);
     expect(r.stdout).toContain('declined');
   });
