@@ -51,7 +51,7 @@ export function registerPending(group: Command, verb: Verb): void {
 }
 
 async function listPending(verb: Verb, json: boolean): Promise<void> {
-  const [{ wispPaths }, { lookAtQueue }, { visible }, { formatDuration }, { renderTable, out, quietOnClosedPipe }] =
+  const [{ wispPaths }, { lookAtQueue, auditRefusedFile }, { visible }, { formatDuration }, { renderTable, out, quietOnClosedPipe }] =
     await Promise.all([
       import('../src/core/paths.js'),
       import('../src/escalation/queue/answerer.js'),
@@ -61,8 +61,13 @@ async function listPending(verb: Verb, json: boolean): Promise<void> {
     ]);
   quietOnClosedPipe();
   const paths = wispPaths();
-  const scan = lookAtQueue(paths, { audit: await openAuditFor(paths), ctx: cliContext() }); // the stale are swept, never listed
-  for (const r of scan.refused) process.stderr.write(`wisp: ignoring ${visible(r.file)}: ${r.reason}\n`);
+  const audit = await openAuditFor(paths);
+  const ctx = cliContext();
+  const scan = lookAtQueue(paths, { audit, ctx }); // the stale are swept, never listed
+  for (const r of scan.refused) {
+    auditRefusedFile(audit, ctx, r); // told and recorded: a planted file is evidence
+    process.stderr.write(`wisp: ignoring ${visible(r.file)}: ${r.reason}\n`);
+  }
   const requests = scan.live.filter((r) => r.verb === verb);
   if (json) {
     out(safeJson(requests, 2) + '\n');

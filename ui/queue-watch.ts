@@ -5,7 +5,7 @@
 // The look, the sweep, the staleness rule and the answer are the answering side's (src/escalation/queue/answerer.ts),
 // the same functions `wisp approvals` uses; what is here is the dialog and its words.
 import type { AuditContext, AuditSink } from '../src/audit/kinds.js';
-import { answerAndFollow, closedToAnswers, lookAtQueue, whyGone, type AnswerBody } from '../src/escalation/queue/answerer.js';
+import { answerAndFollow, auditRefusedFile, closedToAnswers, lookAtQueue, whyGone, type AnswerBody } from '../src/escalation/queue/answerer.js';
 import type { Fate } from '../src/escalation/queue/protocol.js';
 import { pendingDir, type QueueRequest } from '../src/escalation/queue/files.js';
 import type { WispPaths } from '../src/core/paths.js';
@@ -70,6 +70,7 @@ export class QueueWatch {
     for (const bad of scan.refused) {
       if (this.refusedSeen.has(bad.file)) continue;
       this.refusedSeen.add(bad.file);
+      if (this.opts.audit) auditRefusedFile(this.opts.audit, this.opts.auditCtx ?? { session: 'chat-queue-watch' }, bad);
       this.opts.report({ kind: 'error', text: `ignored queue file ${bad.file}: ${bad.reason}` });
     }
 

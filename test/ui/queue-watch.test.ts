@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -112,6 +112,19 @@ describe('QueueWatch: requests from other wisp processes', () => {
     store.settle(store.snapshot().active!.id, { kind: 'approved', scope: 'once' });
     store.settle(store.snapshot().active!.id, { kind: 'approved', scope: 'once' });
     await expect(Promise.all([a, b])).resolves.toHaveLength(2);
+  });
+
+  it('attack: a planted request file is reported and audited once, however many looks see it', () => {
+    const watchAudit = new MemoryAudit();
+    const w = new QueueWatch({ paths, store, report: (e) => reports.push(e), audit: watchAudit, auditCtx: { session: 'chat' } });
+    mkdirSync(paths.pending, { mode: 0o700 });
+    writeFileSync(join(paths.pending, 'dead0001.request.json'), '{"id":"dead0001"', { mode: 0o600 });
+    w.poll();
+    w.poll();
+    w.poll();
+    expect(reports.filter((r) => r.kind === 'error')).toHaveLength(1);
+    const refused = watchAudit.ofKind('escalation.settled').map((e) => e.details);
+    expect(refused).toEqual([expect.objectContaining({ channel: 'queue', escalationId: 'dead0001', outcome: 'refused' })]);
   });
 
   it('reports a queue directory it cannot trust once, instead of reading it', () => {

@@ -83,6 +83,14 @@ export function closedToAnswers(
   return answerExists(dir, request.id) ? { closed: 'answered' } : undefined;
 }
 
+/**
+ * Audits a request file a look refused (tampered, half-written, oversized, a link, named for another id): the same
+ * record an answer to it would write. The caller audits each file once per process: a watch looks every 250 ms.
+ */
+export function auditRefusedFile(audit: AuditSink, ctx: AuditContext, bad: { readonly id: string; readonly file: string; readonly reason: string }): void {
+  audit.write('escalation.settled', { channel: 'queue', escalationId: bad.id, outcome: 'refused', reason: `request file refused: ${bad.reason}`, file: bad.file }, ctx);
+}
+
 /** Removes one stale request and its answers; audits it once (false: someone else removed it first). */
 export function sweepRequest(dir: string, request: QueueRequest, reason: string, audit: AuditSink, ctx: AuditContext): boolean {
   if (!runSteps(withdrawSteps(dir, request.id))) return false;
