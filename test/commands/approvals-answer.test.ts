@@ -133,7 +133,7 @@ describe('answerFromTerminal', () => {
     for (const text of ['lots', '{"count": 0}', '{"count": 2, "also": "rm -rf ~"}', '"2"']) {
       const err = await answerFromTerminal(base({ id, verb: 'inquiry', body: { text }, confirm })).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(UsageError);
-      expect(String(err)).toMatch(/refusing the answer to inq02: .*still waiting/);
+      expect(String(err)).toMatch(/refusing the answer to inq02: .*Answer with JSON matching .*still waiting/);
       expect(answerExists(paths.pending, id)).toBe(false);
       expect(readRequest(paths.pending, id).ok).toBe(true);
     }

@@ -94,8 +94,8 @@ export async function answerFromTerminal(a: TerminalAnswer): Promise<AnswerRepor
         { ...a.ctx, ...(req.thread ? { thread: req.thread } : {}) },
       );
       throw new UsageError(
-        `refusing the answer to ${req.id}: ${visible(problem, { maxChars: 400 })}. The question asks for JSON matching ` +
-          `${visible(JSON.stringify(req.schema), { maxChars: 600 })}. Nothing was answered; ${req.id} is still waiting.`,
+        `refusing the answer to ${req.id}: ${visible(problem, { maxChars: 400 })}. Answer with JSON matching ` +
+          `${visible(JSON.stringify(req.schema), { maxChars: 600 })}; nothing was answered, ${req.id} is still waiting.`,
       );
     }
   }
