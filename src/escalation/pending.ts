@@ -106,6 +106,7 @@ export class PendingEscalations {
     if (Buffer.byteLength(text, 'utf8') > INQUIRY_ANSWER_MAX_BYTES) {
       return { ok: false, code: 'too-long', reason: `the answer to ${id} is longer than ${INQUIRY_ANSWER_MAX_BYTES} bytes` };
     }
+    if (text.trim() === '') return { ok: false, code: 'unfitting', reason: `the answer to ${id} is empty; it is still pending` };
     if (entry.schema !== undefined) {
       const problem = fits ? fits(entry.schema, text) : "the answer could not be checked against the question's schema";
       if (problem !== undefined) return { ok: false, code: 'unfitting', reason: `the answer to ${id} was refused: ${problem}; it is still pending` };

@@ -139,6 +139,7 @@ function answerField(content: Record<string, unknown> | undefined): { ok: true; 
   const stray = strayFields(content, ['answer']);
   if (stray) return { ok: false, reason: stray };
   const answer = content?.answer;
-  return typeof answer === 'string' ? { ok: true, text: answer } : { ok: false, reason: 'it holds no answer text' };
+  // A blank answer is none (the chat and `wisp inquiries answer` take none either), ADR 0097.
+  return typeof answer === 'string' && answer.trim() !== '' ? { ok: true, text: answer } : { ok: false, reason: 'it holds no answer text' };
 }
 

@@ -76,6 +76,19 @@ describe('answerFromTerminal', () => {
     await expect(answerFromTerminal(base({ id: 'q1', verb: 'inquiry', body: { text: 'é'.repeat(2049) } }))).rejects.toThrow(/longer than 4096 bytes/);
   });
 
+  it('attack: a blank inquiry answer is refused as usage (exit 64) before anything is read or written (before: sent as the answer)', async () => {
+    const { base, paths } = setup();
+    const channel = new QueueChannel({ paths, audit: new MemoryAudit(), pendingSeconds: 60 });
+    const { id } = await channel.file({ verb: 'inquiry', request: { question: 'q?' } }, { session: 's', timeoutMs: 0, escalationId: 'inq03' });
+    for (const text of ['', '   ', '\n\t']) {
+      const err = await answerFromTerminal(base({ id, verb: 'inquiry', body: { text } })).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(UsageError);
+      expect(String(err)).toMatch(/the answer is empty: type one, or decline the question \(wisp inquiries decline inq03\)/);
+    }
+    expect(answerExists(paths.pending, id)).toBe(false);
+    channel.withdraw(id);
+  });
+
   it('says which command answers when the verb is wrong', async () => {
     const { base, paths } = setup();
     const channel = new QueueChannel({ paths, audit: new MemoryAudit(), pendingSeconds: 60 });

@@ -98,6 +98,12 @@ describe('an inquiry form answered with content wisp did not ask for', () => {
     expect(r.structuredContent.receipt.inquiries).toMatchObject([{ outcome: 'declined' }]);
   });
 
+  it('attack: a plain question answered with blanks: declined, not answered with nothing (before: blanks reached the model)', { timeout: 15_000 }, async () => {
+    const h = await harness(reply({ action: 'accept', content: { answer: '  \n ' } }), [ask('which colour?'), say('ok')]);
+    const r = await h.respond({ prompt: 'choose' });
+    expect(r.structuredContent.receipt.inquiries).toMatchObject([{ outcome: 'declined' }]);
+  });
+
   it('a plain question accepted without an answer: declined, not answered with nothing', { timeout: 15_000 }, async () => {
     const h = await harness(reply({ action: 'accept' }), [ask('which colour?'), say('ok')]);
     const r = await h.respond({ prompt: 'choose' });

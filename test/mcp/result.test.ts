@@ -21,6 +21,17 @@ const refusedIds = (r: { structuredContent: { refusals: Array<{ escalationId?: s
   r.structuredContent.refusals.map((x) => x.escalationId ?? x.command);
 
 describe('result channel: inquiries', () => {
+  it('attack: a blank answer is refused and the id stays pending (before: replayed to the model as the person\'s answer)', async () => {
+    const h = await harness({ channel: 'result', responses: [ask('Which file?'), say('waiting'), say('still waiting'), say('got it')] });
+    const first = await h.respond({ prompt: 'ask me' });
+    const id = first.structuredContent.pending[0]!.id as string;
+    const thread = first.structuredContent.thread_id;
+    const blank = await h.respond({ prompt: 'continue', thread_id: thread, answers: [{ id, text: '  ' }] });
+    expect(blank.structuredContent.refusals[0]!.reason).toMatch(/is empty; it is still pending/);
+    const good = await h.respond({ prompt: 'continue', thread_id: thread, answers: [{ id, text: 'a.txt' }] });
+    expect(good.structuredContent.refusals).toEqual([]);
+  });
+
   it('attack: an answer that does not fit the question\'s schema is refused, audited, and the id stays pending (before: replayed to the model)', async () => {
     const schema = { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] };
     const h = await harness({ channel: 'result', responses: [ask('How many?', schema), say('waiting'), say('that was not it'), say('got it')] });

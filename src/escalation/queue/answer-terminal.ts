@@ -53,6 +53,10 @@ export async function answerFromTerminal(a: TerminalAnswer): Promise<AnswerRepor
     );
   }
   if (!QUEUE_ID_PATTERN.test(a.id)) throw new UsageError(`not a request id: ${shownId}`);
+  if ('text' in a.body && a.body.text.trim() === '') {
+    // The chat's field and the MCP form take no blank answer either: it would reach the model as the person's words.
+    throw new UsageError(`the answer is empty: type one, or decline the question (wisp inquiries decline ${shownId})`);
+  }
   if ('text' in a.body && Buffer.byteLength(a.body.text, 'utf8') > INQUIRY_ANSWER_MAX_BYTES) {
     throw new UsageError(`the answer is longer than ${INQUIRY_ANSWER_MAX_BYTES} bytes; shorten it`);
   }
