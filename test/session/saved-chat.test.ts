@@ -50,6 +50,13 @@ describe('saved conversations', () => {
     expect(readFileSync(chat.file, 'utf8')).not.toContain('never saved');
   });
 
+  it('keeps a failed tool call\'s line, so a resumed chat still shows that the edit did not happen (ADR 0097)', () => {
+    const h = home();
+    const chat = written(h);
+    chat.shown([{ kind: 'failed', tool: 'edit_file', error: 'find text not found in /work/p/a.txt' }]);
+    expect(loadSaved(chat.file).shown.at(-1)).toEqual({ kind: 'failed', tool: 'edit_file', error: 'find text not found in /work/p/a.txt' });
+  });
+
   it('a chat where nothing was said leaves no file', () => {
     const h = home();
     const chat = SavedChat.create(h, { directory: '/w', model: 'm' });
