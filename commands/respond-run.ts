@@ -81,7 +81,10 @@ export async function runRespond(words: string[], flags: RespondFlags): Promise<
         spinner.start();
       },
       onProgress: (message) => {
-        if (!flags.json) process.stderr.write(`  ${message}\n`);
+        // Even with --json (stdout stays the JSON alone): a wait for a person must say where to answer, or it is
+        // a silent hang of up to escalation.timeoutSeconds (ADR 0097).
+        spinner.stop();
+        process.stderr.write(`  ${message}\n`);
       },
       receipt,
     });

@@ -144,4 +144,14 @@ describe('wisp respond', () => {
     expect(r.stderr).toContain('· read_file failed: no such file:');
     expect(r.stderr.split('\n').some((l) => l.startsWith('· run_command: rm'))).toBe(false);
   });
+  it('attack: --json with --escalation queue does not wait silently: stderr says where to answer, stdout stays JSON alone', () => {
+    writeFileSync(join(home, 'config.json'), JSON.stringify({ escalation: { timeoutSeconds: 1 } }));
+    const s = script('qj', [run('touch marker-qj'), { text: 'done' }]);
+    const r = wisp(['respond', '-m', `script:${s}`, '--json', '--escalation', 'queue', 'make a marker'], { cwd: dir, home });
+    expect(r.status).toBe(0);
+    expect(r.stderr).toMatch(/waiting for an answer in the queue: wisp approvals approve [0-9a-f]{8}/);
+    const out = JSON.parse(r.stdout) as { refusals: Array<{ reason: string }> };
+    expect(out.refusals[0]!.reason).toMatch(/no answer within 1s/);
+    expect(existsSync(join(dir, 'marker-qj'))).toBe(false);
+  });
 });
