@@ -127,7 +127,8 @@ function gateLine(event: ToolEvent): string {
       return `· ask_operator: ${visible(event.question, { maxChars: 160 })} — ${event.outcome}\n`;
     case 'failed':
       // Not a refusal, yet it did not happen: the person reads that here, not only the model (ADR 0097).
-      return `· ${event.tool} failed: ${visible(event.error, { maxChars: 600 })}\n`;
+      // The tool's name may be the model's (an unknown tool): made visible like the error.
+      return `· ${visible(event.tool, { maxChars: 64 })} failed: ${visible(event.error, { maxChars: 600 })}\n`;
   }
 }
 

@@ -83,7 +83,7 @@ function renderEntry(entry: Entry): React.ReactElement {
         </Text>
       );
     case 'failed':
-      return <Text color="red">{`${entry.tool} failed: ${visible(entry.error, { maxChars: 600 })}`}</Text>;
+      return <Text color="red">{`${visible(entry.tool, { maxChars: 64 })} failed: ${visible(entry.error, { maxChars: 600 })}`}</Text>;
     case 'info':
       return <Text>{visible(entry.text, { maxChars: 20000, multiline: true })}</Text>;
     case 'error':

@@ -47,7 +47,7 @@ export function noteFor(threadId: string, s: RespondStructured): string | undefi
     lines.push(`wisp: refused ${visible(r.command, { maxChars: 200 })}: ${visible(r.reason, { maxChars: 600 })}`); // a reason may quote a part
   }
   // The reply is the model's account; a failed edit or read is said in wisp's own words too (ADR 0097).
-  for (const e of s.receipt.errors) lines.push(`wisp: ${e.tool} failed: ${visible(e.error, { maxChars: 600 })}`);
+  for (const e of s.receipt.errors) lines.push(`wisp: ${visible(e.tool, { maxChars: 64 })} failed: ${visible(e.error, { maxChars: 600 })}`);
   return lines.length ? lines.join('\n') : undefined;
 }
 
@@ -63,6 +63,6 @@ export function eventLine(event: ToolEvent): string {
     case 'inquiry':
       return `ask_operator: ${visible(event.question, { maxChars: 160 })} — ${event.outcome}`;
     case 'failed':
-      return `${event.tool} failed: ${visible(event.error, { maxChars: 400 })}`;
+      return `${visible(event.tool, { maxChars: 64 })} failed: ${visible(event.error, { maxChars: 400 })}`;
   }
 }

@@ -144,6 +144,14 @@ describe('wisp respond', () => {
     expect(r.stderr).toContain('· read_file failed: no such file:');
     expect(r.stderr.split('\n').some((l) => l.startsWith('· run_command: rm'))).toBe(false);
   });
+
+  it('attack: an unknown tool named with an escape sequence and a newline is shown visibly in its failure line', () => {
+    const s = script('u', [{ toolCalls: [{ name: '\u001b[2J\nwisp: approved', arguments: {} }] }, { text: 'ok' }]);
+    const r = wisp(['respond', '-m', `script:${s}`, 'go'], { cwd: dir, home });
+    expect(r.stderr).not.toContain('\u001b');
+    expect(r.stderr).toContain('· \\x1b[2J\\nwisp: approved failed: unknown tool');
+    expect(r.stderr.split('\n').some((l) => l.startsWith('wisp: approved'))).toBe(false);
+  });
   it('attack: --json with --escalation queue does not wait silently: stderr says where to answer, stdout stays JSON alone', () => {
     writeFileSync(join(home, 'config.json'), JSON.stringify({ escalation: { timeoutSeconds: 1 } }));
     const s = script('qj', [run('touch marker-qj'), { text: 'done' }]);

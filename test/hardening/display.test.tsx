@@ -112,7 +112,7 @@ describe.each(HOSTILE)('$name', (sample) => {
       { id: 5, kind: 'inquiry', question: t, outcome: t },
       { id: 6, kind: 'remote', what: t, client: t, thread: t, outcome: t },
       { id: 7, kind: 'error', text: t },
-      { id: 8, kind: 'failed', tool: 'edit_file', error: `find text not found in ${t}` },
+      { id: 8, kind: 'failed', tool: t, error: `find text not found in ${t}` },
     ];
     const frame = render(<Transcript entries={entries} />).lastFrame()!;
     expectSafe(frame, sample, { styles: true, bound: 60_000 });
