@@ -95,6 +95,7 @@ export class ElicitationChannel implements EscalationChannel {
       if (!clientAnsweredWithError(err)) throw err;
       return this.unreadable(e, ctx, 'unreadable', `the client answered with an error: ${(err as McpError).message}`);
     }
+    if (ctx.signal?.aborted) return { kind: 'declined', reason: CALL_CANCELLED };
     const parsed = DialogAnswer.safeParse(raw);
     if (!parsed.success) {
       const action = (raw as { action?: unknown } | null)?.action;
@@ -102,7 +103,6 @@ export class ElicitationChannel implements EscalationChannel {
       return this.unreadable(e, ctx, 'unreadable', why);
     }
     const result = parsed.data;
-    if (ctx.signal?.aborted) return { kind: 'declined', reason: CALL_CANCELLED };
     if (result.action === 'decline' || result.action === 'cancel') {
       this.audited(e, ctx, result.action);
       return { kind: 'declined', reason: result.action === 'decline' ? DECLINED_BY_USER : CANCELLED_BY_USER };
