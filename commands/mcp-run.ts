@@ -32,6 +32,7 @@ export async function runMcp(flags: McpFlags): Promise<number> {
   const server = await createWispMcp({
     config: loaded.config,
     channel,
+    notice: warn,
     openSession: (faceChannel, wrapChannel) =>
       openSession({
         entryPoint: 'mcp',

@@ -49,6 +49,8 @@ export interface WispMcpOptions {
   readonly progressIntervalMs?: number;
   /** The poll interval tasks suggest to clients (and the SDK's tasks/result waits between looks). @default 500 */
   readonly taskPollIntervalMs?: number;
+  /** Where a wait a person can answer in a terminal is announced (`wisp mcp`: stderr). */
+  readonly notice?: (line: string) => void;
 }
 
 export interface WispMcp {
@@ -128,6 +130,7 @@ export async function createWispMcp(opts: WispMcpOptions): Promise<WispMcp> {
           queue: taskQueue,
           currentTask: () => callContext.getStore()?.taskId,
           describe: (e, id) => waitingLine(e, id),
+          ...(opts.notice ? { notice: (e: Escalation, id: string) => terminalNotice(e, id, opts.notice!) } : {}),
         })
       : inner;
   const session = await opts.openSession(face, wrap);
@@ -187,6 +190,13 @@ export async function createWispMcp(opts: WispMcpOptions): Promise<WispMcp> {
       routes.push(`in a terminal: wisp ${e.verb === 'approval' ? 'approvals approve' : 'inquiries answer'} ${id}`);
     }
     return `waiting for ${what} (${id})${routes.length ? `; answer ${routes.join(', or ')}` : ''}`;
+  }
+
+  /** The wait, said where the operator sees it, when it can be answered in a terminal (the queue is a leg). */
+  function terminalNotice(e: Escalation, id: string, say: (line: string) => void): void {
+    if (!(opts.channel === 'queue' || (channel && config.escalation.outOfBand))) return;
+    const what = e.verb === 'approval' ? `approval of ${visible(e.request.command, { maxChars: 120 })}` : "an answer to the model's question";
+    say(`waiting for ${what} (${id}); answer in a terminal: wisp ${e.verb === 'approval' ? 'approvals approve' : 'inquiries answer'} ${id}`);
   }
 
   let closed = false;

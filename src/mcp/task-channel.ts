@@ -14,6 +14,11 @@ export interface TaskChannelDeps {
   readonly currentTask: () => string | undefined;
   /** The status line for a waiting escalation. */
   readonly describe: (e: Escalation, escalationId: string) => string;
+  /**
+   * Told once per escalation, in or out of a task, when a person can answer it in a terminal: `wisp mcp` writes it
+   * to stderr, so a wait is never silent where the client shows no progress (ADR 0097).
+   */
+  readonly notice?: (e: Escalation, escalationId: string) => void;
 }
 
 export class TaskAwareChannel implements EscalationChannel {
@@ -35,6 +40,7 @@ export class TaskAwareChannel implements EscalationChannel {
   }
 
   async raise(e: Escalation, ctx: RaiseContext): Promise<EscalationOutcome> {
+    this.deps.notice?.(e, ctx.escalationId);
     const taskId = this.deps.currentTask();
     if (taskId === undefined) return this.inner.raise(e, ctx);
     const { book, queue } = this.deps;

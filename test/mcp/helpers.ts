@@ -81,6 +81,7 @@ export interface HarnessOptions {
   readonly dirs?: Dirs;
   readonly progressIntervalMs?: number;
   readonly taskPollIntervalMs?: number;
+  readonly notice?: (line: string) => void;
 }
 
 export async function startHarness(opts: HarnessOptions): Promise<Harness> {
@@ -97,6 +98,7 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
     channel,
     ...(opts.progressIntervalMs !== undefined ? { progressIntervalMs: opts.progressIntervalMs } : {}),
     ...(opts.taskPollIntervalMs !== undefined ? { taskPollIntervalMs: opts.taskPollIntervalMs } : {}),
+    ...(opts.notice ? { notice: opts.notice } : {}),
     openSession: async (faceChannel, wrapChannel) => {
       const session = await openSession({
         entryPoint: 'mcp',
