@@ -35,8 +35,12 @@ import type { AnswerCheck } from '../answer-schema.js';
 
 /** The schema check, loaded on the first question with a schema (ajv is not light; most processes never need it). */
 let answerSchema: typeof import('../answer-schema.js') | undefined;
-async function schemaCheckReady(e: Escalation): Promise<void> {
-  if (e.verb === 'inquiry' && e.request.schema !== undefined && !answerSchema) answerSchema = await import('../answer-schema.js');
+/** Whether the check must be loaded before this escalation is filed (never for an approval). */
+function needsSchemaCheck(e: Escalation): boolean {
+  return e.verb === 'inquiry' && e.request.schema !== undefined && !answerSchema;
+}
+async function loadSchemaCheck(): Promise<void> {
+  answerSchema ??= await import('../answer-schema.js');
 }
 
 export const CANCELLED_REASON = 'the call was cancelled while waiting';
@@ -94,7 +98,7 @@ export class QueueChannel implements EscalationChannel {
   async raise(e: Escalation, ctx: RaiseContext): Promise<EscalationOutcome> {
     if (ctx.signal?.aborted) return { kind: 'declined', reason: CANCELLED_REASON };
     const timeoutMs = ctx.timeoutMs > 0 ? ctx.timeoutMs : 0;
-    await schemaCheckReady(e);
+    if (needsSchemaCheck(e)) await loadSchemaCheck(); // otherwise the request is filed before raise() returns
     const held = this.fileHeld(e, ctx, 'waiting', timeoutMs > 0 ? timeoutMs : null);
     try {
       ctx.onProgress?.(`waiting for an answer in the queue: ${answerHint(held.request)}`);
@@ -106,7 +110,7 @@ export class QueueChannel implements EscalationChannel {
 
   /** Deferred mode: file and return at once; the request expires after `pendingSeconds`. */
   async file(e: Escalation, ctx: RaiseContext): Promise<{ id: string; expiresAt: number }> {
-    await schemaCheckReady(e);
+    if (needsSchemaCheck(e)) await loadSchemaCheck(); // otherwise the request is filed before raise() returns
     const held = this.fileHeld(e, ctx, 'deferred', this.opts.pendingSeconds * 1000);
     return { id: held.request.id, expiresAt: held.expiresMs! };
   }
