@@ -100,8 +100,16 @@ function shellArgs(line: string): string[] {
  * command died ("Segmentation fault …") are not the command's output, and bwrap's init printed none.
  */
 function initArgs(shell: string, line: string): string[] {
-  return ['-c', '"$0" -c -- "$1" & wait "$!" 2>/dev/null', shell, line];
+  return ['-c', `${CLOSE_INHERITED}"$0" -c -- "$1" & wait "$!" 2>/dev/null`, shell, line];
 }
+
+/**
+ * Neither node nor bwrap closes the descriptors wisp itself was started with (a parent's pipe, a log file, a
+ * connected socket): they would reach the command, and through them a place the sandbox hides or a write it
+ * forbids. The init closes every descriptor above 2 before it starts the line (ADR 0098). `eval` is how a shell closes a
+ * descriptor whose number is in a variable, so only digits reach it (an unmatched glob would be a word to run).
+ */
+const CLOSE_INHERITED = 'for f in /proc/self/fd/*; do n=${f##*/}; case $n in ""|0|1|2|*[!0-9]*) ;; *) eval "exec $n>&-" 2>/dev/null;; esac; done; ';
 
 const BWRAP_CANDIDATES = ['/usr/bin/bwrap', '/usr/local/bin/bwrap', '/bin/bwrap', '/run/current-system/sw/bin/bwrap'];
 const SANDBOX_EXEC = '/usr/bin/sandbox-exec';

@@ -118,7 +118,10 @@ describe('sandboxArgv for bwrap', () => {
     const { file, args } = sandboxArgv('bwrap', { ...fixture(), sandboxPath: '/opt/bwrap' }, '-e x');
     expect(file).toBe('/opt/bwrap');
     // The init (pid 1, --as-pid-1) starts "$0" -c -- "$1": the same argv as an unsandboxed run.
-    expect(args.slice(-6)).toEqual(['--', '/bin/bash', '-c', '"$0" -c -- "$1" & wait "$!" 2>/dev/null', '/bin/bash', '-e x']);
+    // It first closes the descriptors wisp inherited (ADR 0098).
+    const [dashes, shell, c, init, zero, line] = args.slice(-6);
+    expect([dashes, shell, c, zero, line]).toEqual(['--', '/bin/bash', '-c', '/bin/bash', '-e x']);
+    expect(init).toMatch(/^for f in \/proc\/self\/fd\/\*; .*; done; "\$0" -c -- "\$1" & wait "\$!" 2>\/dev\/null$/);
     expect(args).toContain('--as-pid-1');
   });
 
