@@ -8,7 +8,7 @@ import { homedir } from 'node:os';
 import { basename, delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { ContainmentError, containedMounts, homeDirectories } from '../sandbox/contain.js';
 import { seccompFilter } from '../sandbox/seccomp.js';
-import { PROTECTED_IN_ROOTS } from '../core/protected-paths.js';
+import { heldPaths, makePlaceholders, removePlaceholders } from '../sandbox/protect.js';
 
 export type SandboxKind = 'bwrap' | 'sandbox-exec' | 'none';
 
@@ -74,6 +74,8 @@ export interface SandboxCommand {
   readonly fd3?: Buffer;
   /** A directory made for this run alone (macOS's private TMPDIR); the runner removes it when the run ends. */
   readonly scratch?: string;
+  /** Empty stand-ins for missing protected paths (ADR 0098); the runner removes them when the run ends. */
+  readonly placeholders?: readonly string[];
 }
 
 /**
@@ -298,9 +300,18 @@ export function sandboxArgv(kind: SandboxKind, opts: SandboxOptions, commandLine
       if (opts.contained) {
         const filter = seccompFilter();
         if (!filter) throw new ContainmentError(`wisp has no seccomp filter for ${process.arch}, so nothing runs unasked`);
-        return { file: opts.sandboxPath ?? BWRAP_CANDIDATES[0], args: bwrapArgs(opts, shell, commandLine), fd3: filter };
+        return { file: opts.sandboxPath ?? BWRAP_CANDIDATES[0], args: bwrapArgs(opts, shell, commandLine, []), fd3: filter };
       }
-      return { file: opts.sandboxPath ?? BWRAP_CANDIDATES[0], args: bwrapArgs(opts, shell, commandLine) };
+      {
+        const placeholders: string[] = [];
+        try {
+          const args = bwrapArgs(opts, shell, commandLine, placeholders);
+          return { file: opts.sandboxPath ?? BWRAP_CANDIDATES[0], args, ...(placeholders.length > 0 ? { placeholders } : {}) };
+        } catch (err) {
+          removePlaceholders(placeholders);
+          throw err;
+        }
+      }
     case 'sandbox-exec': {
       const scratch = opts.contained ? mkdtempSync(join(canonicalPath(opts.tmpDir), 'wisp-run-')) : undefined;
       let args: string[];
@@ -319,7 +330,7 @@ export function sandboxArgv(kind: SandboxKind, opts: SandboxOptions, commandLine
   }
 }
 
-function bwrapArgs(opts: SandboxOptions, shell: string, line: string): string[] {
+function bwrapArgs(opts: SandboxOptions, shell: string, line: string, placeholders: string[]): string[] {
   const args = bwrapBase();
   if (opts.contained) {
     args.push(
@@ -350,14 +361,13 @@ function bwrapArgs(opts: SandboxOptions, shell: string, line: string): string[] 
     ...roots.map((r) => ({ path: r, rank: 1, args: ['--bind', r, r] })),
   ].sort((a, b) => depth(a.path) - depth(b.path) || a.rank - b.rank);
   for (const o of ops) args.push(...o.args);
-  // Files that make later programs run code (shell start-up files, git hooks and config, editor tasks, wisp's own
-  // config) stay read-only inside every writable root, even in an approved run.
-  for (const root of roots) {
-    for (const rel of PROTECTED_IN_ROOTS) {
-      const p = join(root, rel);
-      if (existsSync(p)) args.push('--ro-bind', p, p);
-    }
-  }
+  // Files that make later programs run code (shell start-up files, every git directory's hooks and config, editor
+  // tasks, wisp's own config) stay read-only inside every writable root, even in an approved run; a missing one is
+  // held by a placeholder, so it cannot be created either (ADR 0098).
+  const held = heldPaths(roots);
+  const made = makePlaceholders(held.absent);
+  placeholders.push(...made.made);
+  for (const p of new Set([...held.present, ...made.present, ...made.made])) args.push('--ro-bind', p, p);
   // After the writable binds: a later mount covers an earlier one, so this wins even when $WISP_HOME lies under
   // the launch dir or /tmp.
   const home = protectedHome(opts.wispHome);

