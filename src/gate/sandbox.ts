@@ -72,7 +72,10 @@ export interface SandboxCommand {
   readonly args: string[];
   /** Bytes the runner hands the sandbox on file descriptor 3 (the seccomp filter of a contained run). */
   readonly fd3?: Buffer;
-  /** A directory made for this run alone (macOS's private TMPDIR); the runner removes it when the run ends. */
+  /**
+   * A directory made for this run alone (macOS's private TMPDIR; bwrap's cleaned git config copies); the runner
+   * removes it when the run ends.
+   */
   readonly scratch?: string;
   /** Empty stand-ins for missing protected paths (ADR 0098); the runner removes them when the run ends. */
   readonly placeholders?: readonly string[];
@@ -300,7 +303,16 @@ export function sandboxArgv(kind: SandboxKind, opts: SandboxOptions, commandLine
       if (opts.contained) {
         const filter = seccompFilter();
         if (!filter) throw new ContainmentError(`wisp has no seccomp filter for ${process.arch}, so nothing runs unasked`);
-        return { file: opts.sandboxPath ?? BWRAP_CANDIDATES[0], args: bwrapArgs(opts, shell, commandLine, []), fd3: filter };
+        // Cleaned copies of git config files (ADR 0098) live in a directory of the run's own, made when needed.
+        let scratch: string | undefined;
+        const makeScratch = (): string => (scratch ??= mkdtempSync(join(canonicalPath(opts.tmpDir), 'wisp-run-')));
+        try {
+          const args = bwrapArgs({ ...opts, scratch: makeScratch }, shell, commandLine, []);
+          return { file: opts.sandboxPath ?? BWRAP_CANDIDATES[0], args, fd3: filter, ...(scratch !== undefined ? { scratch } : {}) };
+        } catch (err) {
+          if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
+          throw err;
+        }
       }
       {
         const placeholders: string[] = [];
@@ -330,7 +342,7 @@ export function sandboxArgv(kind: SandboxKind, opts: SandboxOptions, commandLine
   }
 }
 
-function bwrapArgs(opts: SandboxOptions, shell: string, line: string, placeholders: string[]): string[] {
+function bwrapArgs(opts: SandboxOptions & { scratch?: () => string }, shell: string, line: string, placeholders: string[]): string[] {
   const args = bwrapBase();
   if (opts.contained) {
     args.push(
@@ -341,6 +353,7 @@ function bwrapArgs(opts: SandboxOptions, shell: string, line: string, placeholde
         homes: opts.homes ?? homeDirectories(),
         tmpDirs: ['/tmp', opts.tmpDir],
         ...(opts.path !== undefined ? { path: opts.path } : {}),
+        ...(opts.scratch !== undefined ? { scratch: opts.scratch } : {}),
       }),
     );
     // The filter travels on fd 3 (SandboxCommand.fd3); bwrap loads it just before it runs the shell.

@@ -1,8 +1,10 @@
 // What a contained (unasked) run may see: the host read-only, the home directories and /tmp replaced by empty
 // tmpfs, the project bound back read-only with its secret files covered, $WISP_HOME hidden. See docs/trust.md.
-import { lstatSync, readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
+import { lstatSync, readdirSync, realpathSync, statSync, writeFileSync, type Dirent } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { join, relative, sep } from 'node:path';
+import { containedGitConfig } from './git-config.js';
+import { gitDirectories } from './git-dirs.js';
 import { HOME_SECRET_DIRS, isSecretDirName, isSecretFileName } from './secrets.js';
 
 /** Directories not walked for secret names: large, tool-owned, and rebuilt by tools rather than written by people. */
@@ -127,6 +129,16 @@ export interface ContainPlanInput {
   readonly tmpDirs: readonly string[];
   /** The command's PATH: absolute entries under a hidden home are bound back, so home-installed tools still run. */
   readonly path?: string;
+  /**
+   * A directory of this run's own, outside what the command sees, made on first call; the caller removes it after
+   * the run. Without it, git config files are covered empty rather than cleaned.
+   */
+  readonly scratch?: () => string;
+}
+
+/** Whether the command sees `path` at all: in the project, or outside every hidden area. */
+function isVisible(path: string, project: string, hidden: readonly string[]): boolean {
+  return isInside(path, project) || !hidden.some((h) => isInside(path, h));
 }
 
 /**
@@ -180,6 +192,22 @@ export function containedMounts(input: ContainPlanInput): string[] {
   for (const d of new Set(secrets.dirs)) hide(d, 4);
   for (const f of new Set([...secrets.files, ...hostSecretFiles()])) {
     ops.push({ path: f, rank: 4, args: ['--dev-bind', '/dev/null', f] });
+  }
+  // Each git directory's config, in place: what git needs, without credentials (ADR 0098). The copies go to a
+  // directory of the caller's, outside what the command sees, and are bound in read-only.
+  let copies = 0;
+  for (const g of gitDirectories(project)) {
+    for (const name of ['config', 'config.worktree']) {
+      const file = real(join(g, name));
+      if (!file || isDir(file) || !isVisible(file, project, hiddenAreas)) continue;
+      if (input.scratch === undefined) {
+        ops.push({ path: file, rank: 4, args: ['--ro-bind', '/dev/null', file] });
+        continue;
+      }
+      const copy = join(input.scratch(), `git-config-${copies++}`);
+      writeFileSync(copy, containedGitConfig(file), { mode: 0o600, flag: 'wx' });
+      ops.push({ path: file, rank: 4, args: ['--ro-bind', copy, file] });
+    }
   }
   if (wisp && wisp !== '/') hide(wisp, 5);
 

@@ -3,10 +3,11 @@
 // the one a `.git` file points at, submodules' (`.git/modules/…`) and linked worktrees'. A protected path that
 // does not exist yet would otherwise be free to create, so it gets a placeholder for the run: an empty directory
 // or file that wisp makes, the sandbox mounts read-only, and wisp removes again when the run ends.
-import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, openSync, readlinkSync, realpathSync, rmdirSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { PROTECTED_IN_ROOTS } from '../core/protected-paths.js';
 import { isInside } from './contain.js';
+import { gitDirectories, lstatKind, realDir } from './git-dirs.js';
 
 /** Names in PROTECTED_IN_ROOTS that programs expect to be directories; the rest are files. */
 const DIRECTORY_NAMES = new Set(['.git/hooks', '.ssh', '.vscode', '.idea', '.claude', '.wisp']);
@@ -23,77 +24,11 @@ const GIT_HELD: ReadonlyArray<{ name: string; dir: boolean; placeholder: boolean
   { name: 'commondir', dir: false, placeholder: false },
 ];
 
-/** At most this many git directories per root are looked at (submodules nest); more is not a real repository. */
-const GIT_DIR_LIMIT = 1000;
-
 export interface HeldPaths {
   /** Existing paths to mount read-only over themselves. */
   readonly present: string[];
   /** Missing paths that need a placeholder before they can be mounted read-only. */
   readonly absent: Array<{ readonly path: string; readonly dir: boolean }>;
-}
-
-function lstatKind(path: string): 'dir' | 'file' | 'link' | 'other' | undefined {
-  try {
-    const s = lstatSync(path);
-    if (s.isDirectory()) return 'dir';
-    if (s.isSymbolicLink()) return 'link';
-    return s.isFile() ? 'file' : 'other';
-  } catch {
-    return undefined;
-  }
-}
-
-function realDir(path: string): string | undefined {
-  try {
-    const r = realpathSync.native(path);
-    return statSync(r).isDirectory() ? r : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The directory a `.git` file (`gitdir: PATH`) points at, relative to the file's own directory. */
-function gitdirPointer(file: string): string | undefined {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8').slice(0, 4096);
-  } catch {
-    return undefined;
-  }
-  const line = text.split('\n')[0]?.trim() ?? '';
-  if (!line.startsWith('gitdir:')) return undefined;
-  const target = line.slice('gitdir:'.length).trim();
-  return target === '' ? undefined : realDir(resolve(dirname(file), target));
-}
-
-/** The git directories reachable from `gitDir`: itself, its submodules' (nested), its linked worktrees'. */
-function gitDirsFrom(gitDir: string, found: Set<string>): void {
-  const stack = [gitDir];
-  while (stack.length > 0 && found.size < GIT_DIR_LIMIT) {
-    const g = stack.pop()!;
-    if (found.has(g)) continue;
-    found.add(g);
-    for (const sub of ['worktrees', 'modules']) {
-      // A submodule's name may hold slashes (modules/a/b): walk down to each directory that holds a HEAD.
-      const walk = [join(g, sub)];
-      while (walk.length > 0 && found.size + stack.length < GIT_DIR_LIMIT) {
-        const d = walk.pop()!;
-        let names: string[];
-        try {
-          names = readdirSync(d);
-        } catch {
-          continue;
-        }
-        for (const n of names) {
-          const p = join(d, n);
-          if (lstatKind(p) !== 'dir') continue;
-          if (lstatKind(join(p, 'HEAD')) === 'file') stack.push(p);
-          else if (sub === 'modules') walk.push(p);
-        }
-      }
-    }
-  }
 }
 
 /** The paths an approved run may not change in these writable roots (canonical paths expected). */
@@ -133,16 +68,9 @@ export function heldPaths(roots: readonly string[]): HeldPaths {
       consider(join(root, rel), DIRECTORY_NAMES.has(rel), true);
     }
     const dotGit = join(root, '.git');
-    const kind = lstatKind(dotGit);
-    if (kind === 'dir') gitDirsFrom(dotGit, gitDirs);
-    else if (kind === 'file') {
-      present.add(dotGit); // the pointer itself: rewritten, it would name a repository the command made
-      const target = gitdirPointer(dotGit);
-      if (target) gitDirsFrom(target, gitDirs);
-    } else if (kind === 'link') {
-      const target = realDir(dotGit);
-      if (target) gitDirsFrom(target, gitDirs);
-    }
+    // The pointer itself: rewritten, it would name a repository the command made.
+    if (lstatKind(dotGit) === 'file') present.add(dotGit);
+    for (const g of gitDirectories(root)) gitDirs.add(g);
   }
   for (const g of gitDirs) for (const h of GIT_HELD) consider(join(g, h.name), h.dir, h.placeholder);
   return { present: [...present], absent: [...absent].map(([path, dir]) => ({ path, dir })) };

@@ -1,0 +1,64 @@
+// A contained run reads a repository's config without its credentials (ADR 0098): a token in a remote's URL or in
+// an http extraheader (as CI checkouts leave it) reached the model from an unasked `cat .git/config`. Real bwrap.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCommand, type RunOptions } from '../../src/exec/run.js';
+import { dirOutsideTmp, removeAll, runOptions } from './helpers.js';
+
+const made: string[] = [];
+afterAll(() => removeAll(made));
+
+const git = (cwd: string, ...args: string[]): string =>
+  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', '-c', 'protocol.file.allow=always', ...args], { cwd, encoding: 'utf8' });
+
+function world(): { base: string; project: string; opts: (o?: Partial<RunOptions>) => RunOptions } {
+  const base = dirOutsideTmp('contain-git');
+  made.push(base);
+  const home = join(base, 'home');
+  const project = join(base, 'project');
+  const wispHome = join(home, '.wisp');
+  for (const d of [project, wispHome]) mkdirSync(d, { recursive: true });
+  writeFileSync(join(project, 'README.md'), 'readme\n');
+  const env = { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: home, LANG: 'C.UTF-8' };
+  return { base, project, opts: (o = {}) => ({ ...runOptions(project, wispHome, { env, contained: true }), ...o }) };
+}
+
+const scratchDirs = (): string[] => readdirSync(tmpdir()).filter((n) => n.startsWith('wisp-run-'));
+
+describe('a contained run reading .git/config', () => {
+  it('does not see a token in a remote URL or an http extraheader, and git still works', async () => {
+    const w = world();
+    git(w.project, 'init', '-q', '-b', 'main');
+    git(w.project, 'remote', 'add', 'origin', 'https://x-access-token:ghs_SECRET1@github.com/o/r.git');
+    git(w.project, 'config', 'http.https://github.com/.extraheader', 'AUTHORIZATION: basic U0VDUkVUMg==');
+    git(w.project, 'config', 'credential.helper', 'store --file /tmp/creds');
+    git(w.project, 'config', 'branch.main.remote', 'origin');
+    git(w.project, 'add', 'README.md');
+    git(w.project, 'commit', '-q', '-m', 'one');
+    const before = scratchDirs();
+    const r = await runCommand('cat .git/config; git config --list; git remote -v; git log --oneline | wc -l', w.opts());
+    const seen = r.stdout + r.stderr;
+    expect(r.exitStatus).toBe(0);
+    expect(seen).not.toMatch(/SECRET1|U0VDUkVUMg|extraheader|\/tmp\/creds/);
+    expect(r.stdout).toContain('origin\thttps://github.com/o/r.git (fetch)');
+    expect(r.stdout).toMatch(/^1$/m);
+    expect(scratchDirs()).toEqual(before); // the cleaned copy went with the run
+  });
+
+  it("does not see a token in a submodule's config either", async () => {
+    const w = world();
+    const lib = join(w.base, 'lib');
+    mkdirSync(lib);
+    git(lib, 'init', '-q');
+    git(lib, 'commit', '-q', '--allow-empty', '-m', 'lib');
+    git(w.project, 'init', '-q');
+    git(w.project, 'submodule', '-q', 'add', lib, 'vendor/lib');
+    git(join(w.project, 'vendor', 'lib'), 'remote', 'set-url', 'origin', 'https://u:glpat-SECRET3@gitlab.example/o/lib.git');
+    const r = await runCommand('cat .git/modules/vendor/lib/config; git -C vendor/lib remote -v', w.opts());
+    expect(r.stdout + r.stderr).not.toContain('SECRET3');
+    expect(r.stdout).toContain('https://gitlab.example/o/lib.git');
+  });
+});
