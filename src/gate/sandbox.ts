@@ -402,8 +402,10 @@ function depth(path: string): number {
  * the order: deny all writes, allow the roots and the few devices programs need, deny $WISP_HOME again.
  * Signals are limited to processes in the same sandbox, like the pid namespace on Linux.
  */
-export function seatbeltProfile(rootCount: number, allowNetwork: boolean): string {
+export function seatbeltProfile(rootCount: number, allowNetwork: boolean, heldCount = 0): string {
   const roots = Array.from({ length: rootCount }, (_, i) => `  (subpath (param "WRITABLE_ROOT_${i}"))`);
+  // The protected files of the writable roots (ADR 0098), by path: Seatbelt needs no placeholder for a missing one.
+  const held = Array.from({ length: heldCount }, (_, i) => ` (subpath (param "HELD_${i}"))`).join('');
   const lines = [
     '(version 1)',
     '(allow default)',
@@ -415,6 +417,7 @@ export function seatbeltProfile(rootCount: number, allowNetwork: boolean): strin
     '  (regex #"^/dev/tty")',
     '  (subpath "/dev/fd"))',
     '(deny file-write* (subpath (param "WISP_HOME")))',
+    ...(heldCount > 0 ? [`(deny file-write*${held})`] : []),
     '(deny signal)',
     '(allow signal (target same-sandbox))',
   ];
@@ -483,8 +486,11 @@ function seatbeltArgs(opts: SandboxOptions, shell: string, line: string, scratch
   const roots = writableRoots(opts);
   const params = roots.flatMap((root, i) => ['-D', `WRITABLE_ROOT_${i}=${root}`]);
   params.push('-D', `WISP_HOME=${protectedHome(opts.wispHome)}`);
+  const found = heldPaths(roots);
+  const held = [...new Set([...found.present, ...found.absent.map((a) => a.path)])];
+  held.forEach((h, i) => params.push('-D', `HELD_${i}=${h}`));
   // sandbox-exec has no --chdir: the runner spawns it with cwd set.
-  return ['-p', seatbeltProfile(roots.length, opts.allowNetwork), ...params, shell, ...shellArgs(line)];
+  return ['-p', seatbeltProfile(roots.length, opts.allowNetwork, held.length), ...params, shell, ...shellArgs(line)];
 }
 
 const INSTALL_HINT =

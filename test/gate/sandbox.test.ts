@@ -1,4 +1,4 @@
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
@@ -158,6 +158,19 @@ describe('the Seatbelt profile (macOS)', () => {
         '',
       ].join('\n'),
     );
+  });
+
+  it('denies writes to the protected files of every root, existing or not, after the roots are allowed (ADR 0098)', () => {
+    const o = fixture();
+    mkdirSync(join(o.launchDir, '.git', 'hooks'), { recursive: true });
+    const { args } = sandboxArgv('sandbox-exec', o, 'ls');
+    const profile = args[1].split('\n');
+    const deny = profile.findIndex((l) => l.startsWith('(deny file-write* (subpath (param "HELD_0"))'));
+    expect(deny).toBeGreaterThan(profile.findIndex((l) => l.includes('WRITABLE_ROOT_0')));
+    const held = args.filter((a) => a.startsWith('HELD_')).map((a) => a.slice(a.indexOf('=') + 1));
+    expect(held).toEqual(expect.arrayContaining([join(o.launchDir, '.git', 'hooks'), join(o.launchDir, '.envrc'), join(o.launchDir, '.claude')]));
+    expect(profile[deny].match(/HELD_/g)).toHaveLength(held.length);
+    expect(existsSync(join(o.launchDir, '.envrc'))).toBe(false); // by path: no placeholder on macOS
   });
 
   it('adds (deny network*) only when the network is off', () => {
