@@ -380,7 +380,10 @@ function bwrapArgs(opts: SandboxOptions & { scratch?: () => string }, shell: str
   const held = heldPaths(roots);
   const made = makePlaceholders(held.absent);
   placeholders.push(...made.made);
-  for (const p of new Set([...held.present, ...made.present, ...made.made])) args.push('--ro-bind', p, p);
+  // Outermost first, and the pins before what they hold: a later mount covers an earlier one.
+  for (const d of [...held.pinned].sort((a, b) => depth(a) - depth(b))) args.push('--bind', d, d);
+  const ro = [...new Set([...held.present, ...made.present, ...made.made])].sort((a, b) => depth(a) - depth(b));
+  for (const p of ro) args.push('--ro-bind', p, p);
   // After the writable binds: a later mount covers an earlier one, so this wins even when $WISP_HOME lies under
   // the launch dir or /tmp.
   const home = protectedHome(opts.wispHome);

@@ -29,6 +29,8 @@ export interface HeldPaths {
   readonly present: string[];
   /** Missing paths that need a placeholder before they can be mounted read-only. */
   readonly absent: Array<{ readonly path: string; readonly dir: boolean }>;
+  /** Directories to bind over themselves, writable, so they cannot be renamed away with a held path inside. */
+  readonly pinned: string[];
 }
 
 /** The paths an approved run may not change in these writable roots (canonical paths expected). */
@@ -73,7 +75,26 @@ export function heldPaths(roots: readonly string[]): HeldPaths {
     for (const g of gitDirectories(root)) gitDirs.add(g);
   }
   for (const g of gitDirs) for (const h of GIT_HELD) consider(join(g, h.name), h.dir, h.placeholder);
-  return { present: [...present], absent: [...absent].map(([path, dir]) => ({ path, dir })) };
+  return {
+    present: [...present],
+    absent: [...absent].map(([path, dir]) => ({ path, dir })),
+    pinned: pinsFor([...present, ...absent.keys()], roots),
+  };
+}
+
+/**
+ * The directories between a writable root and each held path. A mount holds a name, not the directories above it:
+ * `mv .git .g; mkdir .git; cp -a .g/. .git/` made a new `.git` whose hooks were writable. Each of these becomes a
+ * mount point of its own (bound over itself, still writable inside), and a mount point cannot be renamed or removed.
+ */
+function pinsFor(held: readonly string[], roots: readonly string[]): string[] {
+  const pins = new Set<string>();
+  for (const path of held) {
+    const root = roots.filter((r) => isInside(path, r)).sort((a, b) => b.length - a.length)[0];
+    if (root === undefined) continue;
+    for (let d = dirname(path); d !== root && isInside(d, root) && d !== dirname(d); d = dirname(d)) pins.add(d);
+  }
+  return [...pins];
 }
 
 function linkTarget(path: string): string | undefined {

@@ -95,3 +95,35 @@ describe('an approved run', () => {
     expect(r.exitStatus).toBe(0);
   });
 });
+
+describe('an approved run renaming the directory above a held path', () => {
+  it('cannot move .git aside and rebuild it with a writable hooks directory', async () => {
+    const w = world();
+    git(w.project, 'init', '-q');
+    const r = await runCommand(
+      'mv .git .g; mkdir -p .git; cp -a .g/. .git/ 2>/dev/null; echo evil > .git/hooks/pre-commit; echo ok > fine.txt',
+      runOptions(w.project, w.wispHome),
+    );
+    expect(readFileSync(join(w.project, 'fine.txt'), 'utf8')).toBe('ok\n');
+    expect(existsSync(join(w.project, '.git', 'hooks', 'pre-commit'))).toBe(false);
+    expect(existsSync(join(w.project, '.g'))).toBe(false);
+    expect(r.stderr).toMatch(/busy/i);
+  });
+
+  it("cannot move a submodule's git directory (or .git/modules) aside either", async () => {
+    const w = world();
+    const lib = join(w.base, 'lib');
+    mkdirSync(lib);
+    git(lib, 'init', '-q');
+    git(lib, 'commit', '-q', '--allow-empty', '-m', 'lib');
+    git(w.project, 'init', '-q');
+    git(w.project, 'submodule', '-q', 'add', lib, 'lib');
+    const r = await runCommand(
+      'mv .git/modules .git/m2; mv .git/modules/lib .git/modules/l2; mkdir -p .git/modules/lib/hooks; echo evil > .git/modules/lib/hooks/pre-commit; true',
+      runOptions(w.project, w.wispHome),
+    );
+    expect(r.exitStatus).toBe(0);
+    expect(readFileSync(join(w.project, '.git', 'modules', 'lib', 'HEAD'), 'utf8')).toMatch(/ref:/);
+    expect(existsSync(join(w.project, '.git', 'modules', 'lib', 'hooks', 'pre-commit'))).toBe(false);
+  });
+});
