@@ -1,6 +1,7 @@
 // read_file: cleared by the rules as if it were `cat PATH` (so credentials are asked about), then paged.
+import { lstatSync } from 'node:fs';
 import { open, realpath, type FileHandle } from 'node:fs/promises';
-import { basename, dirname, parse, relative, resolve } from 'node:path';
+import { basename, dirname, join, parse, relative, resolve } from 'node:path';
 import { z } from 'zod';
 import { analyzeLine, type LineAnalysis } from '../gate/analyze.js';
 import { canonicalPath } from '../gate/sandbox.js';
@@ -88,7 +89,27 @@ export function readConcerns(path: string, real: string, launchDir: string, wisp
   // Names inside the project are judged from the project down (a project kept under ~/.config is not a secret).
   const names = [real, path].map((p) => (isInside(p, project) ? relative(project, p) : p));
   if (names.some((n) => isSecretPath(n))) reasons.push('reads a file whose name marks a secret');
+  if (isGitConfig(real)) reasons.push(GIT_CONFIG);
   return reasons;
+}
+
+/** A contained run sees a git config without credentials (ADR 0098); read_file shows it whole, so it asks. */
+export const GIT_CONFIG = "reads a repository's git config, which may hold credentials (a token in a remote URL, an http header)";
+
+/** `config` or `config.worktree` in a git directory (one holding HEAD and objects or a commondir), wherever it is. */
+function isGitConfig(real: string): boolean {
+  const name = basename(real);
+  if (name !== 'config' && name !== 'config.worktree') return false;
+  const dir = dirname(real);
+  const kind = (p: string): 'file' | 'dir' | undefined => {
+    try {
+      const s = lstatSync(p);
+      return s.isFile() ? 'file' : s.isDirectory() ? 'dir' : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  return kind(join(dir, 'HEAD')) === 'file' && (kind(join(dir, 'objects')) === 'dir' || kind(join(dir, 'commondir')) === 'file');
 }
 
 /** Raises every part to at least moderate with the reasons; a raised read is remembered only for this exact text. */

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { EscalationOutcome } from '../../src/escalation/types.js';
 import type { ChatMessage } from '../../src/model/types.js';
-import { HARD_LINKED } from '../../src/tools/read-file.js';
+import { GIT_CONFIG, HARD_LINKED } from '../../src/tools/read-file.js';
 import { CountingChannel } from '../helpers/counting-channel.js';
 import { call, makeRig, type Rig } from '../helpers/conversation.js';
 
@@ -68,6 +68,27 @@ describe('read_file: the file judged is the file read', () => {
     expect(channel.asked).toHaveLength(1);
     const asked = channel.asked[0]!;
     expect(asked.verb === 'approval' && asked.request.reasons).toContain(HARD_LINKED);
+    expect(said).toMatch(/^error: read not approved/);
+  });
+
+  it(".git/config holding a clone's token is asked about (a contained cat sees it cleaned, ADR 0098)", async () => {
+    const channel = new CountingChannel({ kind: 'declined', reason: 'no' });
+    const { said } = await read('.git/config', channel, (d) => {
+      execFileSync('git', ['init', '-q', d]);
+      execFileSync('git', ['-C', d, 'remote', 'add', 'origin', 'https://u:ghp_TOKEN@github.com/o/r']);
+    });
+    expect(channel.asked).toHaveLength(1);
+    const asked = channel.asked[0]!;
+    expect(asked.verb === 'approval' && asked.request.reasons).toContain(GIT_CONFIG);
+    expect(said).not.toContain('ghp_TOKEN');
+  });
+
+  it("a separate git directory's config (git init --separate-git-dir) is asked about too", async () => {
+    const channel = new CountingChannel({ kind: 'declined', reason: 'no' });
+    const { said } = await read('.repo/config', channel, (d) => {
+      execFileSync('git', ['init', '-q', `--separate-git-dir=${join(d, '.repo')}`, d]);
+    });
+    expect(channel.asked).toHaveLength(1);
     expect(said).toMatch(/^error: read not approved/);
   });
 
