@@ -18,6 +18,8 @@ export interface SecretCover {
   readonly files: string[];
   /** Directories to cover with an empty tmpfs (real paths). */
   readonly dirs: string[];
+  /** Directories holding a `.git` (folder, file or link): the project's repositories, nested ones included. */
+  readonly repos: string[];
 }
 
 export class ContainmentError extends Error {}
@@ -43,6 +45,7 @@ function real(path: string): string | undefined {
 export function findSecrets(root: string, limit = SCAN_LIMIT): SecretCover {
   const files: string[] = [];
   const dirs: string[] = [];
+  const repos: string[] = [];
   let seen = 0;
   const stack = [root];
   while (stack.length > 0) {
@@ -62,6 +65,7 @@ export function findSecrets(root: string, limit = SCAN_LIMIT): SecretCover {
     }
     for (const e of entries) {
       const path = join(dir, e.name);
+      if (e.name === '.git') repos.push(dir);
       if (e.isDirectory()) {
         if (isSecretDirName(e.name)) dirs.push(path);
         else if (!SKIP_DIRS.has(e.name)) stack.push(path);
@@ -80,7 +84,7 @@ export function findSecrets(root: string, limit = SCAN_LIMIT): SecretCover {
       }
     }
   }
-  return { files, dirs };
+  return { files, dirs, repos };
 }
 
 /**
@@ -196,7 +200,8 @@ export function containedMounts(input: ContainPlanInput): string[] {
   // Each git directory's config, in place: what git needs, without credentials (ADR 0098). The copies go to a
   // directory of the caller's, outside what the command sees, and are bound in read-only.
   let copies = 0;
-  for (const g of gitDirectories(project)) {
+  const gitDirs = new Set([project, ...secrets.repos].flatMap((r) => gitDirectories(r)));
+  for (const g of gitDirs) {
     for (const name of ['config', 'config.worktree']) {
       const file = real(join(g, name));
       if (!file || isDir(file) || !isVisible(file, project, hiddenAreas)) continue;

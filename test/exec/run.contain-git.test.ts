@@ -48,6 +48,17 @@ describe('a contained run reading .git/config', () => {
     expect(scratchDirs()).toEqual(before); // the cleaned copy went with the run
   });
 
+  it('does not see a token in a nested repository deeper in the project', async () => {
+    const w = world();
+    const nested = join(w.project, 'vendor', 'tool');
+    mkdirSync(nested, { recursive: true });
+    git(nested, 'init', '-q');
+    git(nested, 'remote', 'add', 'origin', 'https://u:SECRET4@git.example/t.git');
+    const r = await runCommand('cat vendor/tool/.git/config; git -C vendor/tool remote -v', w.opts());
+    expect(r.stdout + r.stderr).not.toContain('SECRET4');
+    expect(r.stdout).toContain('https://git.example/t.git');
+  });
+
   it("does not see a token in a submodule's config either", async () => {
     const w = world();
     const lib = join(w.base, 'lib');
