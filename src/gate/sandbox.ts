@@ -377,7 +377,7 @@ function bwrapArgs(opts: SandboxOptions & { scratch?: () => string }, shell: str
   // Files that make later programs run code (shell start-up files, every git directory's hooks and config, editor
   // tasks, wisp's own config) stay read-only inside every writable root, even in an approved run; a missing one is
   // held by a placeholder, so it cannot be created either (ADR 0098).
-  const held = heldPaths(roots);
+  const held = heldPaths(roots, canonicalPath(opts.launchDir));
   const made = makePlaceholders(held.absent);
   placeholders.push(...made.made);
   // Outermost first, and the pins before what they hold: a later mount covers an earlier one.
@@ -489,7 +489,7 @@ function seatbeltArgs(opts: SandboxOptions, shell: string, line: string, scratch
   const roots = writableRoots(opts);
   const params = roots.flatMap((root, i) => ['-D', `WRITABLE_ROOT_${i}=${root}`]);
   params.push('-D', `WISP_HOME=${protectedHome(opts.wispHome)}`);
-  const found = heldPaths(roots);
+  const found = heldPaths(roots, canonicalPath(opts.launchDir));
   const held = [...new Set([...found.present, ...found.absent.map((a) => a.path)])];
   held.forEach((h, i) => params.push('-D', `HELD_${i}=${h}`));
   // sandbox-exec has no --chdir: the runner spawns it with cwd set.

@@ -6,7 +6,7 @@
 import { closeSync, lstatSync, mkdirSync, openSync, readlinkSync, realpathSync, rmdirSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { PROTECTED_IN_ROOTS } from '../core/protected-paths.js';
-import { isInside } from './contain.js';
+import { ContainmentError, findSecrets, isInside } from './contain.js';
 import { gitDirectories, lstatKind, realDir } from './git-dirs.js';
 
 /** Names in PROTECTED_IN_ROOTS that programs expect to be directories; the rest are files. */
@@ -33,8 +33,12 @@ export interface HeldPaths {
   readonly pinned: string[];
 }
 
-/** The paths an approved run may not change in these writable roots (canonical paths expected). */
-export function heldPaths(roots: readonly string[]): HeldPaths {
+/**
+ * The paths an approved run may not change in these writable roots (canonical paths expected). In `project`, the
+ * repositories nested deeper than its root are found by the containment's own scan; a project too large for it
+ * keeps only its top-level repository held.
+ */
+export function heldPaths(roots: readonly string[], project?: string): HeldPaths {
   const present = new Set<string>();
   const absent = new Map<string, boolean>();
   // Only inside a writable root: anywhere else the command cannot create the name, and wisp must not either.
@@ -74,7 +78,15 @@ export function heldPaths(roots: readonly string[]): HeldPaths {
     if (lstatKind(dotGit) === 'file') present.add(dotGit);
     for (const g of gitDirectories(root)) gitDirs.add(g);
   }
-  for (const g of gitDirs) for (const h of GIT_HELD) consider(join(g, h.name), h.dir, h.placeholder);
+  for (const repo of project !== undefined && roots.includes(project) ? nestedRepos(project) : []) {
+    if (lstatKind(join(repo, '.git')) === 'file') present.add(join(repo, '.git'));
+    for (const g of gitDirectories(repo)) gitDirs.add(g);
+  }
+  for (const g of gitDirs) {
+    // A linked worktree's git directory takes hooks and config from its common directory: no placeholders there.
+    const linked = lstatKind(join(g, 'commondir')) === 'file';
+    for (const h of GIT_HELD) consider(join(g, h.name), h.dir, h.placeholder && !(linked && h.name !== 'config.worktree'));
+  }
   return {
     present: [...present],
     absent: [...absent].map(([path, dir]) => ({ path, dir })),
@@ -87,6 +99,15 @@ export function heldPaths(roots: readonly string[]): HeldPaths {
  * `mv .git .g; mkdir .git; cp -a .g/. .git/` made a new `.git` whose hooks were writable. Each of these becomes a
  * mount point of its own (bound over itself, still writable inside), and a mount point cannot be renamed or removed.
  */
+function nestedRepos(project: string): string[] {
+  try {
+    return findSecrets(project).repos.filter((r) => r !== project);
+  } catch (err) {
+    if (err instanceof ContainmentError) return [];
+    throw err;
+  }
+}
+
 function pinsFor(held: readonly string[], roots: readonly string[]): string[] {
   const pins = new Set<string>();
   for (const path of held) {

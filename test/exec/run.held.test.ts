@@ -71,6 +71,18 @@ describe('an approved run', () => {
     expect(r.stderr).toMatch(/Read-only file system/);
   });
 
+  it('cannot plant a hook in a repository nested deeper in the project (vendor/tool/.git)', async () => {
+    const w = world();
+    const nested = join(w.project, 'vendor', 'tool');
+    mkdirSync(nested, { recursive: true });
+    git(nested, 'init', '-q');
+    const r = await runCommand('echo evil > vendor/tool/.git/hooks/pre-commit; echo "[core] fsmonitor = evil" >> vendor/tool/.git/config; echo ok > fine.txt', runOptions(w.project, w.wispHome));
+    expect(readFileSync(join(w.project, 'fine.txt'), 'utf8')).toBe('ok\n');
+    expect(existsSync(join(nested, '.git', 'hooks', 'pre-commit'))).toBe(false);
+    expect(readFileSync(join(nested, '.git', 'config'), 'utf8')).not.toContain('fsmonitor');
+    expect(r.stderr).toMatch(/Read-only file system/);
+  });
+
   it('cannot repoint a .git file, nor write the hooks of the git directory it names', async () => {
     const w = world();
     const gitDir = join(w.project, '.repo');
