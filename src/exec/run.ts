@@ -19,7 +19,7 @@ import {
 } from '../gate/sandbox.js';
 import { homeDirectories } from '../sandbox/contain.js';
 import { approvedEnv, containedEnv } from '../sandbox/env.js';
-import { removePlaceholders } from '../sandbox/protect.js';
+import { removePlaceholders, restoreWatched } from '../sandbox/protect.js';
 import { signalGroup, trackGroup, untrackGroup } from './group.js';
 import { TailBuffer } from './tail.js';
 
@@ -73,6 +73,8 @@ export interface RunResult {
   aborted?: boolean;
   /** Set when the command could not be started (missing working directory, spawn failure). */
   error?: string;
+  /** Protected files the command created or replaced, which wisp removed or put back after it (ADR 0098). */
+  restored?: string[];
 }
 
 /** After the leader exits, how long to wait for the pipes to close before giving up on what is left in them. */
@@ -137,10 +139,13 @@ export async function runCommand(line: string, opts: RunOptions): Promise<RunRes
     return notRun({ error: `could not set up the sandbox: ${(err as Error).message}` });
   }
 
+  let restored: string[] = [];
   try {
     if (opts.signal?.aborted) return notRun({ aborted: true });
     const outcome = await supervise(argv, opts);
-    return { ...outcome, seconds: elapsed(), sandboxed: outcome.error ? 'none' : kind };
+    // The group is gone: put back the protected names no mount could hold (ADR 0098).
+    if (argv.watched !== undefined) restored = restoreWatched(argv.watched);
+    return { ...outcome, seconds: elapsed(), sandboxed: outcome.error ? 'none' : kind, ...(restored.length > 0 ? { restored } : {}) };
   } finally {
     // What the run wrote to its private temp directory goes with it (the process group is gone by now).
     if (argv.scratch !== undefined) rmSync(argv.scratch, { recursive: true, force: true });
@@ -308,6 +313,7 @@ export function formatRunResult(r: RunResult): string {
   if (r.timedOut) lines.push('timed out: the command was killed');
   if (r.aborted && (r.signal || r.exitStatus !== null)) lines.push('cancelled: the command was killed');
   if (r.truncated) lines.push('output truncated: only the tail of each stream is shown');
+  if (r.restored) lines.push(`undone: the command made or replaced files that make later programs run code, and wisp put them back: ${r.restored.join(', ')}`);
   if (r.stdout) lines.push(`stdout:\n${withoutFinalNewline(r.stdout)}`);
   if (r.stderr) lines.push(`stderr:\n${withoutFinalNewline(r.stderr)}`);
   return lines.join('\n');

@@ -8,7 +8,7 @@ import { homedir } from 'node:os';
 import { basename, delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { ContainmentError, containedMounts, homeDirectories } from '../sandbox/contain.js';
 import { seccompFilter } from '../sandbox/seccomp.js';
-import { heldPaths, makePlaceholders, removePlaceholders } from '../sandbox/protect.js';
+import { heldPaths, makePlaceholders, removePlaceholders, type Watched } from '../sandbox/protect.js';
 
 export type SandboxKind = 'bwrap' | 'sandbox-exec' | 'none';
 
@@ -79,6 +79,8 @@ export interface SandboxCommand {
   readonly scratch?: string;
   /** Empty stand-ins for missing protected paths (ADR 0098); the runner removes them when the run ends. */
   readonly placeholders?: readonly string[];
+  /** Protected names no mount holds (ADR 0098); the runner puts them back as they were when the run ends. */
+  readonly watched?: readonly Watched[];
 }
 
 /**
@@ -316,9 +318,15 @@ export function sandboxArgv(kind: SandboxKind, opts: SandboxOptions, commandLine
       }
       {
         const placeholders: string[] = [];
+        const watched: Watched[] = [];
         try {
-          const args = bwrapArgs(opts, shell, commandLine, placeholders);
-          return { file: opts.sandboxPath ?? BWRAP_CANDIDATES[0], args, ...(placeholders.length > 0 ? { placeholders } : {}) };
+          const args = bwrapArgs(opts, shell, commandLine, placeholders, watched);
+          return {
+            file: opts.sandboxPath ?? BWRAP_CANDIDATES[0],
+            args,
+            ...(placeholders.length > 0 ? { placeholders } : {}),
+            ...(watched.length > 0 ? { watched } : {}),
+          };
         } catch (err) {
           removePlaceholders(placeholders);
           throw err;
@@ -342,7 +350,13 @@ export function sandboxArgv(kind: SandboxKind, opts: SandboxOptions, commandLine
   }
 }
 
-function bwrapArgs(opts: SandboxOptions & { scratch?: () => string }, shell: string, line: string, placeholders: string[]): string[] {
+function bwrapArgs(
+  opts: SandboxOptions & { scratch?: () => string },
+  shell: string,
+  line: string,
+  placeholders: string[],
+  watched: Watched[] = [],
+): string[] {
   const args = bwrapBase();
   if (opts.contained) {
     args.push(
@@ -380,6 +394,7 @@ function bwrapArgs(opts: SandboxOptions & { scratch?: () => string }, shell: str
   const held = heldPaths(roots, canonicalPath(opts.launchDir));
   const made = makePlaceholders(held.absent);
   placeholders.push(...made.made);
+  watched.push(...held.watched);
   // Outermost first, and the pins before what they hold: a later mount covers an earlier one.
   for (const d of [...held.pinned].sort((a, b) => depth(a) - depth(b))) args.push('--bind', d, d);
   const ro = [...new Set([...held.present, ...made.present, ...made.made])].sort((a, b) => depth(a) - depth(b));
@@ -490,7 +505,7 @@ function seatbeltArgs(opts: SandboxOptions, shell: string, line: string, scratch
   const params = roots.flatMap((root, i) => ['-D', `WRITABLE_ROOT_${i}=${root}`]);
   params.push('-D', `WISP_HOME=${protectedHome(opts.wispHome)}`);
   const found = heldPaths(roots, canonicalPath(opts.launchDir));
-  const held = [...new Set([...found.present, ...found.absent.map((a) => a.path)])];
+  const held = [...new Set([...found.present, ...found.absent.map((a) => a.path), ...found.watched.map((w) => w.path)])];
   held.forEach((h, i) => params.push('-D', `HELD_${i}=${h}`));
   // sandbox-exec has no --chdir: the runner spawns it with cwd set.
   return ['-p', seatbeltProfile(roots.length, opts.allowNetwork, held.length), ...params, shell, ...shellArgs(line)];

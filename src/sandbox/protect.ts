@@ -3,7 +3,7 @@
 // the one a `.git` file points at, submodules' (`.git/modules/…`) and linked worktrees'. A protected path that
 // does not exist yet would otherwise be free to create, so it gets a placeholder for the run: an empty directory
 // or file that wisp makes, the sandbox mounts read-only, and wisp removes again when the run ends.
-import { closeSync, lstatSync, mkdirSync, openSync, readlinkSync, realpathSync, rmdirSync, unlinkSync } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, openSync, readlinkSync, realpathSync, rmdirSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { PROTECTED_IN_ROOTS } from '../core/protected-paths.js';
 import { ContainmentError, findSecrets, isInside } from './contain.js';
@@ -31,6 +31,43 @@ export interface HeldPaths {
   readonly absent: Array<{ readonly path: string; readonly dir: boolean }>;
   /** Directories to bind over themselves, writable, so they cannot be renamed away with a held path inside. */
   readonly pinned: string[];
+  /**
+   * Names no mount can hold: a missing file in the working tree (git would commit a placeholder file) and a link
+   * (a mount lands on its target). Their state before the run (`link`: the link's text; none: absent) is put back
+   * after it by {@link restoreWatched}.
+   */
+  readonly watched: Watched[];
+}
+
+export interface Watched {
+  readonly path: string;
+  readonly link?: string;
+}
+
+/**
+ * Puts each watched name back as it was before the run: removes what the run created where nothing was, and
+ * re-makes a link the run replaced. Returns the names it had to change, for the result the model and person read.
+ */
+export function restoreWatched(watched: readonly Watched[]): string[] {
+  const changed: string[] = [];
+  for (const w of watched) {
+    let now: string | undefined | null = null; // null: nothing there
+    try {
+      const st = lstatSync(w.path);
+      now = st.isSymbolicLink() ? readlinkSync(w.path) : undefined;
+    } catch {
+      now = null;
+    }
+    if (w.link === undefined ? now === null : now === w.link) continue;
+    try {
+      if (now !== null) rmSync(w.path, { recursive: true, force: true });
+      if (w.link !== undefined) symlinkSync(w.link, w.path);
+      changed.push(w.path);
+    } catch {
+      changed.push(w.path); // reported even when it could not be undone: the person should look
+    }
+  }
+  return changed;
 }
 
 /**
@@ -41,27 +78,33 @@ export interface HeldPaths {
 export function heldPaths(roots: readonly string[], project?: string): HeldPaths {
   const present = new Set<string>();
   const absent = new Map<string, boolean>();
+  const watched = new Map<string, string | undefined>();
   // Only inside a writable root: anywhere else the command cannot create the name, and wisp must not either.
   // The canonical path is returned, so the placeholder and the mount name the same place.
   const fillable = (path: string): string | undefined => {
     const parent = realDir(dirname(path));
     return parent !== undefined && roots.some((r) => isInside(parent, r)) ? join(parent, basename(path)) : undefined;
   };
-  const hold = (path: string | undefined, dir: boolean): void => {
-    if (path !== undefined) absent.set(path, dir);
+  /** A missing name: a placeholder where git does not see it, else watched (a placeholder file would be committed). */
+  const missing = (path: string | undefined, dir: boolean, placeholder: boolean): void => {
+    if (path === undefined) return;
+    if (placeholder || dir) absent.set(path, dir);
+    else watched.set(path, undefined);
   };
-  const consider = (path: string, dir: boolean, placeholder: boolean): void => {
+  const consider = (path: string, dir: boolean, inGitDir: boolean, allowPlaceholder = true): void => {
     const kind = lstatKind(path);
     if (kind === undefined) {
-      if (placeholder) hold(fillable(path), dir);
+      if (allowPlaceholder) missing(fillable(path), dir, inGitDir);
     } else if (kind === 'link') {
-      // A mount lands on the link's target. A dangling link is a name the command could fill by writing through
-      // it, so its target gets the placeholder.
+      // A mount lands on the link's target, which is held; the link itself is not a mount point, so it is watched
+      // and put back if the run replaces it. A dangling link's target is a name the command could fill through it.
+      const at = fillable(path);
+      if (at !== undefined) watched.set(at, readlinkSync(path));
       const target = realTarget(path);
       if (target) present.add(target);
       else {
         const dangling = linkTarget(path);
-        if (dangling && placeholder) hold(fillable(dangling), dir);
+        if (dangling && allowPlaceholder) missing(fillable(dangling), dir, inGitDir);
       }
     } else {
       present.add(path);
@@ -71,7 +114,7 @@ export function heldPaths(roots: readonly string[], project?: string): HeldPaths
   for (const root of roots) {
     for (const rel of PROTECTED_IN_ROOTS) {
       if (rel.startsWith('.git/')) continue; // below, for every git directory
-      consider(join(root, rel), DIRECTORY_NAMES.has(rel), true);
+      consider(join(root, rel), DIRECTORY_NAMES.has(rel), false);
     }
     const dotGit = join(root, '.git');
     // The pointer itself: rewritten, it would name a repository the command made.
@@ -85,12 +128,13 @@ export function heldPaths(roots: readonly string[], project?: string): HeldPaths
   for (const g of gitDirs) {
     // A linked worktree's git directory takes hooks and config from its common directory: no placeholders there.
     const linked = lstatKind(join(g, 'commondir')) === 'file';
-    for (const h of GIT_HELD) consider(join(g, h.name), h.dir, h.placeholder && !(linked && h.name !== 'config.worktree'));
+    for (const h of GIT_HELD) consider(join(g, h.name), h.dir, true, h.placeholder && !(linked && h.name !== 'config.worktree'));
   }
   return {
     present: [...present],
     absent: [...absent].map(([path, dir]) => ({ path, dir })),
-    pinned: pinsFor([...present, ...absent.keys()], roots),
+    watched: [...watched].map(([path, link]) => (link === undefined ? { path } : { path, link })),
+    pinned: pinsFor([...present, ...absent.keys(), ...watched.keys()], roots),
   };
 }
 

