@@ -77,6 +77,7 @@ export const runCommandTool: WispTool<typeof schema> = {
         seconds: result.seconds,
         sandbox: result.sandboxed,
         ...(result.sandboxRefusal ? { sandboxRefusal: result.sandboxRefusal } : {}),
+        ...(result.restored ? { restored: result.restored } : {}),
         ...(result.error ? { error: result.error } : {}),
       },
       ctx.ctx,
