@@ -51,6 +51,12 @@ export interface Watched {
 export function restoreWatched(watched: readonly Watched[]): string[] {
   const changed: string[] = [];
   for (const w of watched) {
+    // wisp acts here outside the sandbox: only where no folder on the way has become a link (the pins should make
+    // that impossible; this does not rely on them).
+    if (realDir(dirname(w.path)) !== dirname(w.path)) {
+      changed.push(w.path);
+      continue;
+    }
     let now: string | undefined | null = null; // null: nothing there
     try {
       const st = lstatSync(w.path);
@@ -202,6 +208,7 @@ export function makePlaceholders(absent: HeldPaths['absent']): { made: string[];
 /** Removes the placeholders that are still empty; anything else was put there by someone else and stays. */
 export function removePlaceholders(made: readonly string[]): void {
   for (const p of made) {
+    if (realDir(dirname(p)) !== dirname(p)) continue; // a folder on the way became a link: not ours to touch
     try {
       const s = lstatSync(p);
       if (s.isDirectory()) rmdirSync(p);
