@@ -1,5 +1,6 @@
 // Shared fixtures for the runner tests: directories outside every writable root, and /proc lookups for processes.
-import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
 import type { RunOptions } from '../../src/exec/run.js';
@@ -109,4 +110,19 @@ export async function waitForPids(marker: string, count: number, ms = 5000): Pro
     if (Date.now() > until) throw new Error(`expected ${count} processes with ${marker}, found ${pids.length}`);
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** git with a fixed identity, and file:// submodules allowed (git 2.38 refuses them by default). */
+export function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', '-c', 'protocol.file.allow=always', ...args], { cwd, encoding: 'utf8' });
+}
+
+/** Makes `project` a repository with a submodule at `path`, cloned from a one-commit repository beside it. */
+export function withSubmodule(base: string, project: string, path: string): void {
+  const lib = join(base, `lib-${path.replaceAll('/', '-')}`);
+  mkdirSync(lib);
+  git(lib, 'init', '-q');
+  git(lib, 'commit', '-q', '--allow-empty', '-m', 'lib');
+  git(project, 'init', '-q');
+  git(project, 'submodule', '-q', 'add', lib, path);
 }

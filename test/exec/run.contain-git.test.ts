@@ -1,18 +1,15 @@
 // A contained run reads a repository's config without its credentials (ADR 0098): a token in a remote's URL or in
 // an http extraheader (as CI checkouts leave it) reached the model from an unasked `cat .git/config`. Real bwrap.
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCommand, type RunOptions } from '../../src/exec/run.js';
-import { dirOutsideTmp, removeAll, runOptions } from './helpers.js';
+import { dirOutsideTmp, git, removeAll, runOptions, withSubmodule } from './helpers.js';
 
 const made: string[] = [];
 afterAll(() => removeAll(made));
 
-const git = (cwd: string, ...args: string[]): string =>
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', '-c', 'protocol.file.allow=always', ...args], { cwd, encoding: 'utf8' });
 
 function world(): { base: string; project: string; opts: (o?: Partial<RunOptions>) => RunOptions } {
   const base = dirOutsideTmp('contain-git');
@@ -61,12 +58,7 @@ describe('a contained run reading .git/config', () => {
 
   it("does not see a token in a submodule's config either", async () => {
     const w = world();
-    const lib = join(w.base, 'lib');
-    mkdirSync(lib);
-    git(lib, 'init', '-q');
-    git(lib, 'commit', '-q', '--allow-empty', '-m', 'lib');
-    git(w.project, 'init', '-q');
-    git(w.project, 'submodule', '-q', 'add', lib, 'vendor/lib');
+    withSubmodule(w.base, w.project, 'vendor/lib');
     git(join(w.project, 'vendor', 'lib'), 'remote', 'set-url', 'origin', 'https://u:glpat-SECRET3@gitlab.example/o/lib.git');
     const r = await runCommand('cat .git/modules/vendor/lib/config; git -C vendor/lib remote -v', w.opts());
     expect(r.stdout + r.stderr).not.toContain('SECRET3');

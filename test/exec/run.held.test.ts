@@ -1,12 +1,11 @@
 // An approved run may write its writable roots, but not the files that make a later program run code (ADR 0098):
 // those that do not exist yet, and every git directory's hooks and config, not only the top-level `.git`'s. With
 // the real bwrap; each test is named after the attack it stops.
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCommand } from '../../src/exec/run.js';
-import { dirOutsideTmp, removeAll, runOptions } from './helpers.js';
+import { dirOutsideTmp, git, removeAll, runOptions, withSubmodule } from './helpers.js';
 
 const made: string[] = [];
 afterAll(() => removeAll(made));
@@ -21,8 +20,6 @@ function world(): { project: string; wispHome: string; base: string } {
   return { project, wispHome, base };
 }
 
-const git = (cwd: string, ...args: string[]): string =>
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', '-c', 'protocol.file.allow=always', ...args], { cwd, encoding: 'utf8' });
 
 describe('an approved run', () => {
   it('cannot create a start-up or tool file that is missing (.claude/settings.json, .vscode/tasks.json, .envrc, .bashrc), and leaves no placeholder behind', async () => {
@@ -80,12 +77,7 @@ describe('an approved run', () => {
 
   it("cannot plant a hook or config in a submodule's git directory (.git/modules/…)", async () => {
     const w = world();
-    const lib = join(w.base, 'lib');
-    mkdirSync(lib);
-    git(lib, 'init', '-q');
-    git(lib, 'commit', '-q', '--allow-empty', '-m', 'lib');
-    git(w.project, 'init', '-q');
-    git(w.project, 'submodule', '-q', 'add', lib, 'vendor/lib');
+    withSubmodule(w.base, w.project, 'vendor/lib');
     const modules = join(w.project, '.git', 'modules', 'vendor', 'lib');
     const config = readFileSync(join(modules, 'config'), 'utf8');
     const r = await runCommand(
@@ -152,12 +144,7 @@ describe('an approved run renaming the directory above a held path', () => {
 
   it("cannot move a submodule's git directory (or .git/modules) aside either", async () => {
     const w = world();
-    const lib = join(w.base, 'lib');
-    mkdirSync(lib);
-    git(lib, 'init', '-q');
-    git(lib, 'commit', '-q', '--allow-empty', '-m', 'lib');
-    git(w.project, 'init', '-q');
-    git(w.project, 'submodule', '-q', 'add', lib, 'lib');
+    withSubmodule(w.base, w.project, 'lib');
     const r = await runCommand(
       'mv .git/modules .git/m2; mv .git/modules/lib .git/modules/l2; mkdir -p .git/modules/lib/hooks; echo evil > .git/modules/lib/hooks/pre-commit; true',
       runOptions(w.project, w.wispHome),
