@@ -140,6 +140,17 @@ export interface ContainPlanInput {
   readonly scratch?: () => string;
 }
 
+function cleanedCopy(scratch: (() => string) | undefined, file: string, n: number): string | undefined {
+  if (scratch === undefined) return undefined;
+  try {
+    const copy = join(scratch(), `git-config-${n}`);
+    writeFileSync(copy, containedGitConfig(file), { mode: 0o600, flag: 'wx' });
+    return copy;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Whether the command sees `path` at all: in the project, or outside every hidden area. */
 function isVisible(path: string, project: string, hidden: readonly string[]): boolean {
   return isInside(path, project) || !hidden.some((h) => isInside(path, h));
@@ -205,13 +216,10 @@ export function containedMounts(input: ContainPlanInput): string[] {
     for (const name of ['config', 'config.worktree']) {
       const file = real(join(g, name));
       if (!file || isDir(file) || !isVisible(file, project, hiddenAreas)) continue;
-      if (input.scratch === undefined) {
-        ops.push({ path: file, rank: 4, args: ['--ro-bind', '/dev/null', file] });
-        continue;
-      }
-      const copy = join(input.scratch(), `git-config-${copies++}`);
-      writeFileSync(copy, containedGitConfig(file), { mode: 0o600, flag: 'wx' });
-      ops.push({ path: file, rank: 4, args: ['--ro-bind', copy, file] });
+      const copy = cleanedCopy(input.scratch, file, copies++);
+      // No copy (no scratch directory, an unwritable temp dir): the config reads as empty, which hides everything.
+      // /dev/null needs --dev-bind (a device on a nodev mount cannot be opened), as for the secrets above.
+      ops.push({ path: file, rank: 4, args: copy !== undefined ? ['--ro-bind', copy, file] : ['--dev-bind', '/dev/null', file] });
     }
   }
   if (wisp && wisp !== '/') hide(wisp, 5);

@@ -45,6 +45,15 @@ describe('a contained run reading .git/config', () => {
     expect(scratchDirs()).toEqual(before); // the cleaned copy went with the run
   });
 
+  it('reads it as empty when no cleaned copy can be made (a temp dir that cannot be written), and still runs', async () => {
+    const w = world();
+    git(w.project, 'init', '-q');
+    git(w.project, 'remote', 'add', 'origin', 'https://u:SECRET5@github.com/o/r.git');
+    const r = await runCommand('wc -c < .git/config; cat README.md', w.opts({ tmpDir: join(w.base, 'no-such-tmp') }));
+    expect(r.exitStatus).toBe(0);
+    expect(r.stdout).toBe('0\nreadme\n');
+  });
+
   it('does not see a token in a nested repository deeper in the project', async () => {
     const w = world();
     const nested = join(w.project, 'vendor', 'tool');
