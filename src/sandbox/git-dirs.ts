@@ -40,13 +40,28 @@ function gitdirPointer(file: string): string | undefined {
   return target === '' ? undefined : realDir(resolve(dirname(file), target));
 }
 
-/** The git directories reachable from `gitDir`: itself, its submodules' (nested), its linked worktrees'. */
+/** The directory named by the first line of a `commondir` file, relative to `base`. */
+function pointedDir(file: string, base: string): string | undefined {
+  if (lstatKind(file) !== 'file') return undefined;
+  let line: string;
+  try {
+    line = readFileSync(file, 'utf8').slice(0, 4096).split('\n')[0]?.trim() ?? '';
+  } catch {
+    return undefined;
+  }
+  return line === '' ? undefined : realDir(resolve(base, line));
+}
+
+/** The git directories reachable from `gitDir`: itself, its common one, its submodules' (nested), its linked worktrees'. */
 function gitDirsFrom(gitDir: string, found: Set<string>): void {
   const stack = [gitDir];
   while (stack.length > 0 && found.size < GIT_DIR_LIMIT) {
     const g = stack.pop()!;
     if (found.has(g)) continue;
     found.add(g);
+    // A linked worktree's git directory reads hooks and config from its common directory.
+    const common = pointedDir(join(g, 'commondir'), g);
+    if (common !== undefined) stack.push(common);
     for (const sub of ['worktrees', 'modules']) {
       // A submodule's name may hold slashes (modules/a/b): walk down to each directory that holds a HEAD.
       const walk = [join(g, sub)];

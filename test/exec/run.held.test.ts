@@ -118,6 +118,26 @@ describe('an approved run', () => {
     expect(readFileSync(join(w.project, '.git'), 'utf8')).toBe(pointer);
   });
 
+  it("a linked worktree as the launch dir, its common git directory a writable path (so commits work): cannot write the common hooks or config", async () => {
+    const w = world();
+    const main = join(w.base, 'main');
+    mkdirSync(main);
+    git(main, 'init', '-q');
+    git(main, 'commit', '-q', '--allow-empty', '-m', 'one');
+    const wt = join(w.base, 'wt');
+    git(main, 'worktree', 'add', '-q', wt);
+    const config = readFileSync(join(main, '.git', 'config'), 'utf8');
+    const r = await runCommand(
+      `echo evil > '${main}/.git/hooks/pre-commit'; echo "[core] fsmonitor = evil" >> '${main}/.git/config'; echo ok > fine.txt; git commit -q --allow-empty -m two && echo COMMITTED`,
+      { ...runOptions(wt, w.wispHome, { env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } }), sandbox: { enabled: true, allowNetwork: true, writablePaths: [join(main, '.git')] } },
+    );
+    expect(readFileSync(join(wt, 'fine.txt'), 'utf8')).toBe('ok\n');
+    expect(r.stdout).toContain('COMMITTED');
+    expect(existsSync(join(main, '.git', 'hooks', 'pre-commit'))).toBe(false);
+    expect(readFileSync(join(main, '.git', 'config'), 'utf8')).toBe(config);
+    expect(r.stderr).toMatch(/Read-only file system/);
+  });
+
   it('cannot fill a start-up file through a dangling link named like one', async () => {
     const w = world();
     symlinkSync('envrc.real', join(w.project, '.envrc'));
