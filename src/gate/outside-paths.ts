@@ -17,6 +17,9 @@ function leavingPath(word: string): string | undefined {
   return undefined;
 }
 
+/** A URL (`s3://bucket/key`, `https://host/x`, `git@host:r`): a place outside the project by its nature. */
+const URL_WORD = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s/]/;
+
 function mayLeave(w: string): boolean {
   const c = w.charCodeAt(0);
   return c === 0x2f /* / */ || c === 0x7e /* ~ */ || w.includes('..') || w.startsWith('$HOME') || w.startsWith('${HOME}');
@@ -28,19 +31,30 @@ function isDevicePath(p: string): boolean {
 }
 
 /**
- * Adds `names a path outside the project (WORD)` for each argument of `c` that resolves outside the project and the
- * temp folders, unless a reason already names that word (`writes outside the project (~/x)`). Call only for a command
+ * Adds `names a place outside the project (WORD)` for each argument of `c` that resolves outside the project and the
+ * temp folders, or is a URL (`s3://bucket/`, for a command that names no host it reaches), unless a reason already
+ * names that word (`writes outside the project (~/x)`). Call only for a command
  * that is asked anyway (not read-only): a reason here never makes a command asked that was not.
  */
 export function outsidePathFindings(c: CmdView, findings: Finding[]): void {
+  // A network tool already names the hosts it reaches: its URLs would only repeat them.
+  const reaches = findings.some((f) => f.reason.startsWith('reaches '));
   for (const w of c.args) {
+    if (!reaches && URL_WORD.test(w)) {
+      addPlace(w, findings);
+      continue;
+    }
     const path = leavingPath(w);
     if (path === undefined) continue;
     const p = resolvePath(path, c);
     // A path known only when it runs (`$DIR/x`) is the business of the rules that look for computed values.
     if (p === undefined || isDevicePath(p) || insideProject(p, c)) continue;
-    const named = `(${path})`;
-    if (findings.some((f) => f.reason.endsWith(named))) continue;
-    findings.push(moderate(`names a path outside the project ${named}`));
+    addPlace(path, findings);
   }
+}
+
+function addPlace(place: string, findings: Finding[]): void {
+  // A reason that already shows the word (`writes outside the project (~/x)`, `installs https://…`) says enough.
+  if (findings.some((f) => f.reason.includes(place))) return;
+  findings.push(moderate(`names a place outside the project (${place})`));
 }

@@ -104,7 +104,12 @@ export function exactKey(part: Part, executable: string): string {
 }
 
 /** Programs keyed by exact text besides the shells, Python and the interpreters' list (a set of whole names). */
-const MORE_INTERPRETERS: ReadonlySet<string> = new Set(['awk', 'gawk', 'mawk', 'nawk', 'osascript', 'pwsh', 'powershell', 'expect', 'node', 'deno', 'bun', 'ruby', 'perl', 'php', 'lua']);
+const MORE_INTERPRETERS: ReadonlySet<string> = new Set([
+  'awk', 'gawk', 'mawk', 'nawk', 'osascript', 'pwsh', 'powershell', 'expect', 'node', 'deno', 'bun', 'ruby', 'perl', 'php', 'lua',
+  // Database clients run the statements in their words (`psql -c "DROP TABLE x"`, `redis-cli FLUSHALL`, `sqlite3 db
+  // 'DELETE …'`): an answer for one query must not cover another (ADR 0099).
+  'psql', 'mysql', 'mariadb', 'sqlite3', 'sqlcmd', 'redis-cli', 'valkey-cli', 'mongosh', 'mongo', 'clickhouse-client', 'cqlsh', 'duckdb', 'usql',
+]);
 
 function isInterpreter(exe: string): boolean {
   return SHELLS.has(exe) || INTERPRETERS.has(exe) || MORE_INTERPRETERS.has(exe) || isPython(exe);

