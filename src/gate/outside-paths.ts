@@ -3,7 +3,8 @@
 // local target, `dd of=`, `git -C ..`). So every asked command gets a reason for each word that is a path outside the
 // project: the person sees the place, and an answer given for one command line never covers the same command
 // pointed elsewhere (an answer covers only lines whose reasons it was shown: ADR 0015).
-import { type CmdView, type Finding, insideProject, moderate, resolvePath } from './rules-common.js';
+import { resolve } from 'node:path';
+import { type CmdView, type Finding, TEMP_ROOTS, moderate, resolvePath } from './rules-common.js';
 
 /** The path a word names, when it may lead out of the project: `/…`, `~…`, `..`, or such a value after `--opt=`. */
 function leavingPath(word: string): string | undefined {
@@ -23,6 +24,22 @@ const URL_WORD = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s/]/;
 function mayLeave(w: string): boolean {
   const c = w.charCodeAt(0);
   return c === 0x2f /* / */ || c === 0x7e /* ~ */ || w.includes('..') || w.startsWith('$HOME') || w.startsWith('${HOME}');
+}
+
+/**
+ * insideProject by prefix (both paths are absolute and normalised: `resolvePath` gives path.resolve's form), without
+ * path.relative for the project and each temp root: this runs for every asked command's path-like words.
+ */
+function insideByPrefix(p: string, c: CmdView): boolean {
+  if (under(p, c.cwd)) return true;
+  for (const t of TEMP_ROOTS) if (under(p, t)) return true;
+  const tmp = process.env.TMPDIR;
+  return tmp !== undefined && tmp !== '' && under(p, resolve(tmp));
+}
+
+function under(p: string, root: string): boolean {
+  if (p === root || root === '/') return true;
+  return p.length > root.length && p.charCodeAt(root.length) === 0x2f && p.startsWith(root);
 }
 
 /** Devices are not places (`/dev/null`); the redirect rules and the disk-write entry handle the others. */
@@ -48,7 +65,7 @@ export function outsidePathFindings(c: CmdView, findings: Finding[]): void {
     if (path === undefined) continue;
     const p = resolvePath(path, c);
     // A path known only when it runs (`$DIR/x`) is the business of the rules that look for computed values.
-    if (p === undefined || isDevicePath(p) || insideProject(p, c)) continue;
+    if (p === undefined || isDevicePath(p) || insideByPrefix(p, c)) continue;
     addPlace(path, findings);
   }
 }

@@ -148,7 +148,8 @@ export function resolvePath(arg: string, c: CmdView): string | undefined {
 
 export function isInside(child: string, parent: string): boolean {
   const rel = relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+  // `...` is a name, not the parent: only `..` itself or `../…` leaves.
+  return rel === '' || (rel !== '..' && !rel.startsWith('../') && !isAbsolute(rel));
 }
 
 export const TEMP_ROOTS = ['/tmp', '/private/tmp', '/var/tmp', '/private/var/folders', '/var/folders'];
