@@ -8,6 +8,7 @@ import { isPython } from './rules-common.js';
 import { PRIVILEGE_WRAPPERS, isWrapper, resolveCommand } from './wrappers.js';
 import { sedScriptReason } from './table/scripts.js';
 import { isAssignment } from './words.js';
+import { namedCommand } from './launch-verbs.js';
 
 /** Multiplexers and the options of theirs that take a value before the verb. */
 const MULTIPLEXERS: Readonly<Record<string, readonly string[]>> = {
@@ -141,6 +142,16 @@ export function patternFor(part: Part, executable: string): string {
   // `docker exec c CMD`, `kubectl exec p -- CMD`: the verb runs the command that follows, in a container or elsewhere,
   // so an answer for one command must not cover another (ADR 0092).
   if (runsAGivenCommand(executable, r.args)) return exact();
+  // A launcher verb given options or a command line before its command (`uv run --with PKG pytest`, `npx -p PKG x`,
+  // `npm --prefix DIR exec x`): they change what runs or from where (ADR 0096). Its command is a part of its own.
+  const named = namedCommand(executable, r.args);
+  if (named !== undefined && (named.optioned || named.lines.length > 0)) return exact();
+  // A verb that changes a tool's own settings, which can name programs the tool runs later (`npm config set
+  // script-shell`, `go env -w GOFLAGS=-toolexec=…`), or that fetches code into the tool (`yarn plugin import URL`):
+  // an answer for one setting must not cover another (ADR 0096).
+  if (changesToolSettings(executable, r.args)) return exact();
+  // `go run example.com/x@latest` fetches a module from elsewhere and runs it: not the project's code (ADR 0096).
+  if (executable === 'go' && r.args.includes('run') && r.args.some(namesRemoteModule)) return exact();
   // Own entries only: `constructor` is a program name too, and not a multiplexer.
   const valueOptions = MULTIPLEXER_ROWS.get(executable);
   if (valueOptions === undefined) return `${executable} *`;
@@ -257,6 +268,59 @@ function runsAGivenCommand(exe: string, args: readonly string[]): boolean {
     if (v === '') return true; // the program runs its words as a command (`lima ls`)
     const [first, second] = v.split(' ');
     return args.some((a, i) => a === first && (second === undefined || args[i + 1] === second));
+  });
+}
+
+/**
+ * Verbs (first words; a second word must follow somewhere after the first) that change a tool's settings or add code
+ * to it: settings that name a program the tool runs (npm's `script-shell`, pip's index, `GOFLAGS`, git's aliases are
+ * rules-git's), shims and hooks other tools run (`corepack`, `direnv allow`, `mise trust`, `pre-commit install`),
+ * plugins and extensions fetched from a URL, and credentials helpers (`aws configure set credential_process`,
+ * `kubectl config set-credentials --exec-command`). Reading a setting shares the key: such lines are rare.
+ */
+const SETTING_VERBS: ReadonlyMap<string, readonly (readonly string[])[]> = new Map(Object.entries({
+  npm: [['config'], ['set'], ['pkg'], ['set-script']],
+  pnpm: [['config'], ['set'], ['pkg']],
+  yarn: [['config'], ['set'], ['plugin'], ['policies']],
+  bun: [['pm', 'trust']],
+  pip: [['config']], pip3: [['config']],
+  go: [['env', '-w'], ['env', '-u']],
+  poetry: [['config'], ['self'], ['source']],
+  bundle: [['config']], gem: [['sources']], composer: [['config']],
+  conda: [['config']], mamba: [['config']],
+  rustup: [['override'], ['toolchain', 'link'], ['default'], ['set']],
+  corepack: [[]],
+  direnv: [['allow'], ['permit'], ['grant']],
+  mise: [['trust'], ['use'], ['set'], ['settings'], ['plugins'], ['plugin']],
+  asdf: [['plugin'], ['global'], ['local'], ['set']],
+  gh: [['alias'], ['extension'], ['ext'], ['config']],
+  'pre-commit': [['install'], ['install-hooks'], ['autoupdate']],
+  husky: [[]],
+  kubectl: [['config']], aws: [['configure']], gcloud: [['config']],
+  helm: [['plugin']], dotnet: [['tool'], ['nuget']],
+} satisfies Record<string, readonly (readonly string[])[]>));
+
+/** A Go package path from elsewhere: a version (`x@latest`), or a host (a dot) in its first element (`example.com/x`). */
+function namesRemoteModule(word: string): boolean {
+  if (word.startsWith('-') || word.startsWith('.') || word.startsWith('/')) return false;
+  const slash = word.indexOf('/');
+  return word.includes('@') || (slash > 0 && word.slice(0, slash).includes('.'));
+}
+
+function changesToolSettings(exe: string, args: readonly string[]): boolean {
+  const rows = SETTING_VERBS.get(exe);
+  if (rows === undefined) return false;
+  const valueOptions = MULTIPLEXER_ROWS.get(exe) ?? [];
+  let at = 0;
+  for (; at < args.length; at++) {
+    const a = args[at]!;
+    if (!a.startsWith('-')) break;
+    if (!a.includes('=') && valueOptions.includes(a)) at++;
+  }
+  return rows.some(([first, second]) => {
+    if (first === undefined) return true; // every use of the program
+    if (args[at] !== first) return false;
+    return second === undefined || args.slice(at + 1).some((a) => a === second || a.startsWith(`${second}=`));
   });
 }
 

@@ -55,9 +55,15 @@ describe('patternFor', () => {
     ['make -C lib -j 4 install', 'make install *'],
     // A variable set on make's command line reaches its recipes: exact (ADR 0093).
     ['make CC=clang', 'make CC=clang'],
-    ['npx serve dist', 'npx serve *'],
   ])('multiplexer %s → %s', (line, key) => {
     expect(pattern(line)).toBe(key);
+  });
+
+  it('a launcher verb keeps its key, and the command it runs is a part of its own with its own key (ADR 0096)', () => {
+    const keys = (line: string) => parseLine(line).parts.map((p) => patternFor(p, resolveCommand(p.words).executable));
+    expect(keys('npx serve dist')).toEqual(['npx serve *', 'serve *']);
+    expect(keys('uv run pytest -q')).toEqual(['uv run *', 'pytest *']);
+    expect(keys('uv run --with x pytest')).toEqual(['uv run --with x pytest', 'pytest *']);
   });
 
   it.each([

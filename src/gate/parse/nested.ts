@@ -1,10 +1,11 @@
 // Nested-script rules: the bodies a command runs besides its own words — `sh -c '…'` and the other shells, `eval`,
-// `trap`, `watch`, `ssh host CMD`, `find -exec`, a shell fed by a heredoc or here-string. Each body is parsed again
-// (up to MAX_DEPTH) and its parts listed after the command's.
+// `trap`, `watch`, `ssh host CMD`, `find -exec`, a launcher verb's command (`uv run CMD`), a shell fed by a heredoc
+// or here-string. Each body is parsed again (up to MAX_DEPTH) and its parts listed after the command's.
 import type { SyntaxNode } from './tree.js';
 import { shellOf } from '../../core/shells.js';
 import { requote } from '../words.js';
 import { resolveCommand } from '../wrappers.js';
+import { namedCommand } from '../launch-verbs.js';
 import { type Collector, type Ctx, MAX_DEPTH, makeCtx, newPart } from './context.js';
 import { wordValue } from './word-value.js';
 import { heredocBodyText, heredocQuoted, unescapeBackquoted } from './backticks.js';
@@ -65,6 +66,20 @@ export function emitNestedScripts(c: Collector, words: readonly string[], redire
         emitNestedScripts(c, inner, [], nestedCtx(ctx));
       }
       i = end;
+    }
+    return;
+  }
+  // `uv run CMD…`, `bundle exec CMD…`, `npx CMD…`: the command the verb runs is a part of its own, and so is a command
+  // line given in an option (`npm exec -c 'CMD'`): an answer for `uv run pytest` must not cover `uv run rm -rf ~`
+  // (ADR 0096).
+  const named = namedCommand(exe, args);
+  if (named !== undefined) {
+    if (ctx.depth >= MAX_DEPTH) return;
+    for (const line of named.lines) c.nested(line, nestedCtx(ctx), c.parts);
+    const inner = args.slice(named.at);
+    if (inner.length > 0) {
+      c.parts.push(newPart(inner.map(requote).join(' '), inner, undefined, [], 'shell-c', undefined, undefined, undefined, undefined, undefined));
+      emitNestedScripts(c, inner, [], nestedCtx(ctx));
     }
     return;
   }
