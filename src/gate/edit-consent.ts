@@ -1,6 +1,6 @@
 // What an edit_file call asks the person, and what their answer may cover (ADR 0015). An answer is per path: the
 // pattern is `edit_file <path>`, the path the person saw. Edits to git's own files, wisp's config, package.json
-// (its scripts run on `npm run`/`npm install`), files that tools run on their own (.envrc, .npmrc), and anything
+// (its scripts run on `npm run`/`npm install`), files that tools run on their own (.envrc, .npmrc, hooks, mise: ADR 0096), and anything
 // outside the project are asked every time, as the equivalent shell redirect is.
 import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Config } from '../config/schema.js';
@@ -8,6 +8,7 @@ import { analyzeLine, type LineAnalysis } from './analyze.js';
 import { maxLevel } from '../core/levels.js';
 import { shellQuote } from '../util/shell-quote.js';
 import { requote } from './words.js';
+import { runByToolsEntry } from '../core/protected-paths.js';
 
 /** Why an edit of this path is asked every time, or undefined when a remembered answer may cover it. */
 export function editAskedEveryTime(path: string, project: string): string | undefined {
@@ -19,6 +20,9 @@ export function editAskedEveryTime(path: string, project: string): string | unde
   if (/^\.wisprc/.test(name) || parts.includes('.wisp')) return "edits wisp's configuration";
   if (name === 'package.json') return 'edits package.json, whose scripts npm runs';
   if (name === '.envrc' || name === '.npmrc' || name === '.yarnrc.yml' || name === '.yarnrc') return 'edits a file that tools load and run on their own';
+  // Hooks, tool and container settings, install scripts: what a commit, entering the folder or an install runs (ADR 0096).
+  const run = runByToolsEntry(parts.join('/'));
+  if (run !== undefined) return `edits a file that tools run as code on their own (${run})`;
   return undefined;
 }
 

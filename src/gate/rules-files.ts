@@ -15,7 +15,7 @@ import {
 } from './rules-common.js';
 import { resolve } from 'node:path';
 import { trimTrailingSlashes } from './words.js';
-import { PROTECTED_IN_ROOTS } from '../core/protected-paths.js';
+import { PROTECTED_IN_ROOTS, runByToolsEntry } from '../core/protected-paths.js';
 
 const DISK_DEVICE = /^\/dev\/(sd[a-z]|nvme\d|r?disk\d|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d|md\d|dm-\d|mapper\/)/;
 
@@ -305,12 +305,17 @@ function gitPointer(path: string): string | undefined {
   return at >= 0 && at < parts.length - 1 && GIT_POINTER_FILES.has(last) ? path : undefined;
 }
 
-/** The protected entry (PROTECTED_IN_ROOTS) a path lies in, taken from the project or the home folder, if any. */
+/** The protected entry (PROTECTED_IN_ROOTS, or RUN_BY_TOOLS anywhere below the root) a path lies in, taken from the project or the home folder, if any. */
 function protectedEntry(path: string, c: CmdView): string | undefined {
   for (const root of [c.cwd, c.home]) {
     const rel = below(path, root);
-    if (rel === undefined || rel.charCodeAt(0) !== 0x2e) continue; // every entry starts with `.`
-    for (const entry of PROTECTED_IN_ROOTS) if (rel === entry || (rel.startsWith(entry) && rel.charCodeAt(entry.length) === 0x2f)) return entry;
+    if (rel === undefined) continue;
+    // Every PROTECTED_IN_ROOTS entry starts with `.`.
+    if (rel.charCodeAt(0) === 0x2e) {
+      for (const entry of PROTECTED_IN_ROOTS) if (rel === entry || (rel.startsWith(entry) && rel.charCodeAt(entry.length) === 0x2f)) return entry;
+    }
+    const run = runByToolsEntry(rel);
+    if (run !== undefined) return run;
   }
   const pointer = gitPointer(path);
   if (pointer !== undefined) return pointer;

@@ -2,6 +2,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Config, defaultConfig } from '../../src/config/schema.js';
 import { analyzeLine, decisionFor, type LineAnalysis } from '../../src/gate/analyze.js';
+import { editAskedEveryTime } from '../../src/gate/edit-consent.js';
 import { initParser } from '../../src/gate/parse.js';
 import { askedAfterSessionAnswer } from '../helpers/session-answer.js';
 
@@ -103,5 +104,56 @@ describe("attack: an answer for one use of a tool's settings covered a setting t
     expect(await askedAfterSessionAnswer('go run .', 'go run example.com/x@latest', PROJECT)).toEqual(['go run example.com/x@latest']);
     expect(await askedAfterSessionAnswer('go run .', 'go run golang.org/x/tools/cmd/stringer', PROJECT)).toEqual(['go run golang.org/x/tools/cmd/stringer']);
     expect(await askedAfterSessionAnswer('go run .', 'go run ./cmd/x', PROJECT)).toEqual([]);
+  });
+});
+
+describe('attack: a shell write to a file that tools run on their own was covered by an answer for another write', () => {
+  // A commit runs `.husky/` hooks; entering the folder runs mise's hooks; `npm install` runs package.json's install
+  // scripts; `cargo check` (which an editor runs) uses `.cargo/config.toml`'s rustc-wrapper. A session answer for
+  // `echo hi > notes.txt` covered `echo CMD > .husky/pre-commit`, though edit_file asks every time for package.json.
+  const WRITES = [
+    'echo x > package.json',
+    'echo x > packages/a/package.json',
+    'echo x > .husky/pre-commit',
+    'echo x > .pre-commit-config.yaml',
+    'echo x > lefthook.yml',
+    'echo x > mise.toml',
+    'echo x > .mise.toml',
+    'echo x > .tool-versions',
+    'echo x > .devcontainer/devcontainer.json',
+    'echo x > .cargo/config.toml',
+    'echo x > Gemfile',
+    'echo x > composer.json',
+    'echo x > .pnpmfile.cjs',
+    'echo x > bunfig.toml',
+    'echo x > ~/.config/mise/config.toml',
+  ];
+  for (const line of WRITES) {
+    it(`\`${line}\` is dangerous and names the file`, async () => {
+      const a = analysis(line);
+      expect(a.level).toBe('dangerous');
+      expect(a.parts[0]!.reasons.join()).toContain('makes later programs run code');
+      expect(await askedAfterSessionAnswer('echo hi > notes.txt', line, PROJECT)).toEqual([line]);
+    });
+  }
+
+  it('other tools write them too: tee, cp, mv, sed -i', () => {
+    for (const line of ['tee .husky/pre-commit', 'cp x .pre-commit-config.yaml', 'mv x package.json', "sed -i 's/a/b/' mise.toml"]) {
+      expect(analysis(line).level, line).toBe('dangerous');
+    }
+  });
+
+  it('edit_file asks every time for the same files', () => {
+    for (const path of ['.husky/pre-commit', 'mise.toml', '.cargo/config.toml', 'Gemfile', 'a/.tool-versions']) {
+      expect(editAskedEveryTime(`${PROJECT}/${path}`, PROJECT), path).toMatch(/run as code on their own/);
+    }
+  });
+
+  it('names that only look alike are ordinary writes', async () => {
+    for (const line of ['echo x > my.husky', 'echo x > package.json.bak', 'echo x > Makefile', 'echo x > docs/mise.toml.md']) {
+      expect(analysis(line).level, line).toBe('moderate');
+    }
+    expect(editAskedEveryTime(`${PROJECT}/src/husky.ts`, PROJECT)).toBeUndefined();
+    expect(await askedAfterSessionAnswer('echo hi > notes.txt', 'echo x > Makefile', PROJECT)).toEqual([]);
   });
 });
