@@ -9,6 +9,7 @@ import { maxLevel } from '../core/levels.js';
 import { isInside } from '../sandbox/contain.js';
 import { Dir, NoFollowError } from '../sandbox/no-follow.js';
 import { isSecretPath } from '../sandbox/secrets.js';
+import { withCredentialsHidden } from './hide.js';
 import { shellQuote } from '../util/shell-quote.js';
 import { clearThroughGate } from './clear.js';
 import type { ToolOutput, WispTool } from './types.js';
@@ -57,7 +58,9 @@ export const readFileTool: WispTool<typeof schema> = {
       if (!decision.allowed) {
         return { content: `error: read not approved: ${decision.reason}`, isError: true };
       }
-      return { content: await readPage(opened.handle, args.offset ?? 1, args.limit ?? 200, path) };
+      const page = await readPage(opened.handle, args.offset ?? 1, args.limit ?? 200, path);
+      // Read unasked: recognisable credentials in an ordinary-looking file are hidden from the model (ADR 0096).
+      return { content: decision.unasked ? withCredentialsHidden(page) : page };
     } finally {
       await opened.handle.close();
     }

@@ -7,6 +7,7 @@ import { liveText } from '../exec/live.js';
 import { formatRunResult, runCommand } from '../exec/run.js';
 import { clearThroughGate } from './clear.js';
 import type { ToolContext, ToolOutput, WispTool } from './types.js';
+import { withCredentialsHidden } from './hide.js';
 
 const schema = z.strictObject({
   command: z.string().min(1).max(16384).describe('A shell command line (run with bash -c), e.g. "ls -la src"'),
@@ -97,7 +98,9 @@ export const runCommandTool: WispTool<typeof schema> = {
       truncated: result.truncated,
       seconds: result.seconds,
     });
-    const text = formatRunResult(result);
+    // What ran unasked was given to no one: recognisable credentials in its output are hidden from the model (a
+    // token in `git remote -v`, a password in config/database.yml), ADR 0096. The person's own view keeps them.
+    const text = decision.unasked ? withCredentialsHidden(formatRunResult(result)) : formatRunResult(result);
     ctx.onEvent?.({ type: 'output', tool: 'run_command', subject: args.command, text: tail(result.stdout || result.stderr, 6) });
     return { content: text };
   },
