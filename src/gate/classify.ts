@@ -62,7 +62,7 @@ const tidyPaths = (text: string): string => text.replace(SLASH_RUN, '/');
 
 /** Names and values that may hold secrets: a read-only command touching them is no longer safe. */
 export const SENSITIVE =
-  /(^|[/\s'"=@:])\.env|secret|token|passw|credential|\.pem\b|\.key\b|\.p12\b|\.pfx\b|\.jks\b|private|id_(rsa|dsa|ecdsa|ed25519)|_history\b|keychain|\.kdbx\b|\.tfstate\b|\.tfvars\b|wp-config\.php|\.dockercfg\b|\.db\b|\.sqlite3?\b|\.netrc|\.npmrc|\.pypirc|api[_-]?key|cookies|\/environ\b/i;
+  /(^|[/\s'"=@:])\.env|secret|token|passw|credential|\.pem\b|\.key\b|\.p12\b|\.pfx\b|\.ppk\b|\.p8\b|\.jks\b|private|id_(rsa|dsa|ecdsa|ed25519)|_history\b|keychain|\.kdbx\b|\.tfstate\b|\.tfvars\b|wp-config\.php|\.dockercfg\b|\.db\b|\.sqlite3?\b|\.netrc|\.npmrc|\.pypirc|api[_-]?key|cookies|\/environ\b/i;
 
 /**
  * Every alternative of CREDENTIALS and SENSITIVE holds a `.`, a `/` or one of these words in some case (a test
@@ -348,8 +348,10 @@ function rate(c: CmdView, table: TableVerdict, findings: Finding[]): boolean {
     if (/\$\(|`/.test(c.text)) findings.push(moderate('its arguments come from another command'));
     if (valueAsCode(c)) findings.push(moderate(VALUE_AS_CODE_REASON));
     if (/[<>]\(/.test(c.text)) findings.push(moderate('reads or writes through a process substitution'));
-    if (texts.names(SENSITIVE)) findings.push(moderate('mentions a file or value that may hold secrets'));
   }
+  // Any command, not only a read: an answer for `cp a.txt b.txt` covered `cp .env public/env.txt`, after which the
+  // secret read unasked under an ordinary name (ADR 0096). A part at least moderate already only gains the reason.
+  if (!c.part.unparsed && texts.names(SENSITIVE)) findings.push(moderate('mentions a file or value that may hold secrets'));
   // The table's reason explains a part nothing else flagged (an unknown program or option, an expansion …).
   if (!table.safe && !flagged(findings, from)) findings.push(moderate(table.reason));
   // Each place outside the project an asked command names is shown, and keeps answers apart (ADR 0099).

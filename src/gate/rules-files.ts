@@ -49,8 +49,20 @@ function rmRules(c: CmdView): Finding[] {
     return p !== undefined && !insideProject(p, c);
   });
   if (outside) out.push(dangerous('deletes outside the project'));
+  for (const t of targets) {
+    // git's own files: an answer for `rm a.tmp` covered `rm .git/index` and `rm -f .git/HEAD` (ADR 0096).
+    if (inGitFolder(t)) out.push(dangerous(`deletes git's own files (${t})`));
+    // A glob deletes what it matches when it runs: named, so an answer for `rm a.tmp` does not cover `rm *`.
+    else if (/[*?[]/.test(t)) out.push(moderate(`deletes every file matching ${t}`));
+  }
   out.push(moderate('deletes files'));
   return out;
+}
+
+/** Whether a path written in a command lies in a `.git` folder (`.git/index`, `sub/.git/HEAD`): git's own files. */
+function inGitFolder(path: string): boolean {
+  const at = path.indexOf('.git/');
+  return at >= 0 && (at === 0 || path.charCodeAt(at - 1) === 0x2f);
 }
 
 function permissionRules(c: CmdView): Finding[] {
@@ -343,6 +355,8 @@ function targetFindings(written: string, c: CmdView, out: Finding[], startup: bo
   if (system && startup) out.push(dangerous('changes shell start-up, login or system files'));
   const later = system ? undefined : runsLater(p, c);
   if (later !== undefined) out.push(later);
+  // git's own files beyond its settings and hooks (`truncate -s 0 .git/index`), as edit_file asks (ADR 0096).
+  else if (inGitFolder(target)) out.push(dangerous(`changes git's own files (${target})`));
   // Devices are the disk-write entry's and the redirect rules' (`/dev/null` writes nothing anywhere).
   if (p !== undefined && (p === '/dev' || p.startsWith('/dev/'))) return;
   if (p === undefined) out.push(moderate(`writes to a path known only when it runs, which may lie outside the project (${target})`));

@@ -53,7 +53,8 @@ const SECRET_FILES = new Set([
 ]);
 
 /** Endings of key and keystore files. */
-const SECRET_SUFFIXES = ['.pem', '.key', '.p12', '.pfx', '.jks', '.keystore', '.kdbx', '.gpg', '.asc', '.tfstate', '.tfvars'];
+// `.ppk`: PuTTY's private keys; `.p8`: PKCS #8 keys (Apple's `AuthKey_….p8`) (ADR 0096).
+const SECRET_SUFFIXES = ['.pem', '.key', '.p12', '.pfx', '.jks', '.keystore', '.kdbx', '.gpg', '.asc', '.tfstate', '.tfvars', '.ppk', '.p8'];
 
 /**
  * True for a file name that holds or likely holds a secret: `.env` and every `.env.*` / `*.env`, key files, the

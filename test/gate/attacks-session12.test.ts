@@ -157,3 +157,54 @@ describe('attack: a shell write to a file that tools run on their own was covere
     expect(await askedAfterSessionAnswer('echo hi > notes.txt', 'echo x > Makefile', PROJECT)).toEqual([]);
   });
 });
+
+describe("attack: an answer for an ordinary command covered one that copies a secret to an ordinary name", () => {
+  // The sandbox shows `.env` empty to what runs unasked, but an approved `cp .env public/env.txt` copies the real one,
+  // and `cat public/env.txt` then runs unasked. A secret-naming reason was given to read-only commands only, so a
+  // session answer for `cp a.txt b.txt` covered the copy.
+  const PAIRS: ReadonlyArray<readonly [string, string]> = [
+    ['cp a.txt b.txt', 'cp .env public/env.txt'],
+    ['cp a.txt b.txt', 'cp config/master.key public/k'],
+    ['mv a.txt b.txt', 'mv .env notes.txt'],
+    ['tar czf a.tgz src', 'tar czf a.tgz .env'],
+    ['git add a.txt', 'git add -f .env'],
+  ];
+  for (const [approved, later] of PAIRS) {
+    it(`a session answer for \`${approved}\` does not cover \`${later}\``, async () => {
+      expect(analysis(later).parts[0]!.reasons).toContain('mentions a file or value that may hold secrets');
+      expect(await askedAfterSessionAnswer(approved, later, PROJECT)).toEqual([later]);
+    });
+  }
+
+  it("PuTTY's and PKCS #8 private keys are secret names", () => {
+    expect(decision('cat deploy.ppk')).toBe('ask');
+    expect(decision('cat AuthKey_ABC123.p8')).toBe('ask');
+  });
+});
+
+describe("attack: an answer for deleting one file covered deleting every file, or git's own files", () => {
+  // `rm a.tmp` was keyed `rm *` with the reason "deletes files" only: a session answer covered `rm *` (every file in
+  // the folder), `rm -f .git/HEAD` and `rm .git/index` (edit_file asks every time for .git/), and `truncate -s 0
+  // .git/index` was covered by an answer for truncating a log.
+  const PAIRS: ReadonlyArray<readonly [string, string]> = [
+    ['rm a.tmp', 'rm *'],
+    ['rm *.tmp', 'rm -f * .*'],
+    ['rm a.tmp', 'rm .git/index'],
+    ['rm a.tmp', 'rm -f sub/.git/HEAD'],
+    ['truncate -s 0 a.log', 'truncate -s 0 .git/index'],
+    ['echo x > a.txt', 'echo x > .git/info/exclude'],
+  ];
+  for (const [approved, later] of PAIRS) {
+    it(`a session answer for \`${approved}\` does not cover \`${later}\``, async () => {
+      expect(await askedAfterSessionAnswer(approved, later, PROJECT)).toEqual([later]);
+    });
+  }
+
+  it("deleting or writing git's own files is dangerous and names them; the same glob again is covered", async () => {
+    expect(analysis('rm .git/index').level).toBe('dangerous');
+    expect(analysis('rm .git/index').parts[0]!.reasons).toContain("deletes git's own files (.git/index)");
+    expect(analysis('truncate -s 0 .git/index').level).toBe('dangerous');
+    expect(analysis('rm a.gitignore.bak').level).toBe('moderate');
+    expect(await askedAfterSessionAnswer('rm *.tmp', 'rm *.tmp', PROJECT)).toEqual([]);
+  });
+});
