@@ -53,12 +53,16 @@ export function containedEnv(host: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
  * project folder the model made so, with `core.fsmonitor = CMD` in a `config` it wrote, would have `git -C dir
  * status`, run unasked, run CMD. A contained run tells git (2.38 and later) to use such a repository only when named
  * with --git-dir, which the gate asks about (ADR 0093). Settings from the environment are command-line settings,
- * which git trusts for this one.
+ * which git trusts for this one, and which win over a repository's own: so a contained run also takes no
+ * `core.fsmonitor` from any repository, whoever wrote its settings (an approved `tar xf` can unpack `sub/.git/config`;
+ * with the sandbox off, `git -C sub status` then ran its command unasked and uncontained, ADR 0096).
  */
 export const GIT_NO_IMPLICIT_BARE: Readonly<Record<string, string>> = {
-  GIT_CONFIG_COUNT: '1',
+  GIT_CONFIG_COUNT: '2',
   GIT_CONFIG_KEY_0: 'safe.bareRepository',
   GIT_CONFIG_VALUE_0: 'explicit',
+  GIT_CONFIG_KEY_1: 'core.fsmonitor',
+  GIT_CONFIG_VALUE_1: 'false',
 };
 
 export function approvedEnv(host: NodeJS.ProcessEnv): NodeJS.ProcessEnv {

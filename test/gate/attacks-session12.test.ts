@@ -1,9 +1,14 @@
 // Attacks found in session 12 (attack12). Each test below fails on the gate as the attack found it (fd90c2b).
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Config, defaultConfig } from '../../src/config/schema.js';
 import { analyzeLine, decisionFor, type LineAnalysis } from '../../src/gate/analyze.js';
 import { editAskedEveryTime } from '../../src/gate/edit-consent.js';
 import { initParser } from '../../src/gate/parse.js';
+import { containedEnv } from '../../src/sandbox/env.js';
 import { askedAfterSessionAnswer } from '../helpers/session-answer.js';
 
 const PROJECT = '/work/project';
@@ -206,5 +211,35 @@ describe("attack: an answer for deleting one file covered deleting every file, o
     expect(analysis('truncate -s 0 .git/index').level).toBe('dangerous');
     expect(analysis('rm a.gitignore.bak').level).toBe('moderate');
     expect(await askedAfterSessionAnswer('rm *.tmp', 'rm *.tmp', PROJECT)).toEqual([]);
+  });
+});
+
+describe("attack: a repository's core.fsmonitor, unpacked by an approved command, ran from an unasked `git status`", () => {
+  // An approved `tar xf x.tar` (covered by an answer for another extraction) can unpack `sub/.git/config` with
+  // `core.fsmonitor = CMD`; `git -C sub status` runs unasked, and with the sandbox off nothing contains CMD (checked:
+  // git 2.39 runs it). The unasked run's environment sets core.fsmonitor=false, a command-line setting git prefers.
+  it('git status in a repository whose config names an fsmonitor runs no command under the unasked environment', () => {
+    let git = true;
+    try {
+      execFileSync('git', ['--version'], { stdio: 'pipe' });
+    } catch {
+      git = false;
+    }
+    if (!git) return;
+    const root = realpathSync(mkdtempSync(join(tmpdir(), 'wisp-attack12-fsmonitor-')));
+    try {
+      const run = (args: string[], env?: NodeJS.ProcessEnv) => execFileSync('git', args, { cwd: root, env, stdio: 'pipe', encoding: 'utf8' });
+      run(['init', '-q', 'sub']);
+      writeFileSync(join(root, 'sub', 'f'), 'x\n');
+      run(['-C', 'sub', 'config', 'core.fsmonitor', `touch ${join(root, 'ran')}; false`]);
+      const env = containedEnv({ PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: root });
+      expect(run(['-C', 'sub', 'status', '--short'], env)).toContain('f');
+      expect(existsSync(join(root, 'ran'))).toBe(false);
+      // The same repository, run with no such setting, does run it: the check can fail.
+      run(['-C', 'sub', 'status', '--short'], { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: root });
+      expect(existsSync(join(root, 'ran'))).toBe(true);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
