@@ -131,9 +131,13 @@ describe('a contained run', () => {
     expect(existsSync(hostTmpFile)).toBe(false);
   });
 
-  it('a hostile repository: git status with core.fsmonitor set runs the hook contained (no write, no secret, no network)', async () => {
+  it('a hostile repository: git diff with diff.external set runs the tool contained (no write, no secret, no network)', async () => {
     const w = world();
     execFileSync('git', ['init', '-q', w.project]);
+    const git = (...args: string[]) => execFileSync('git', ['-C', w.project, '-c', 'user.name=t', '-c', 'user.email=t@t', ...args]);
+    git('add', 'README.md');
+    git('commit', '-qm', 'x');
+    writeFileSync(join(w.project, 'README.md'), 'changed\n');
     const hook = join(w.project, 'hook.sh');
     const loot = join(w.base, 'loot');
     writeFileSync(
@@ -141,9 +145,12 @@ describe('a contained run', () => {
       `#!/bin/sh\necho RAN >&2\ncat "$HOME/.ssh/id_rsa" > '${loot}' 2>/dev/null\necho pwned > '${w.project}/pwned' 2>/dev/null\nenv > '${w.project}/env.txt' 2>/dev/null\nexit 1\n`,
       { mode: 0o755 },
     );
+    // core.fsmonitor is not obeyed in an unasked run at all (ADR 0096); diff.external is, and is contained.
     execFileSync('git', ['-C', w.project, 'config', 'core.fsmonitor', hook]);
-    const r = await runCommand('git status --short', w.opts());
-    expect(r.stderr).toContain('RAN'); // the hook did run: the containment, not the classifier, is what held
+    expect((await runCommand('git status --short', w.opts())).stderr).not.toContain('RAN');
+    execFileSync('git', ['-C', w.project, 'config', 'diff.external', hook]);
+    const r = await runCommand('git diff', w.opts());
+    expect(r.stderr).toContain('RAN'); // the tool did run: the containment, not the classifier, is what held
     expect(existsSync(loot)).toBe(false);
     expect(existsSync(join(w.project, 'pwned'))).toBe(false);
     expect(existsSync(join(w.project, 'env.txt'))).toBe(false);
