@@ -12,6 +12,12 @@ interface LaunchRow {
   readonly lines?: readonly string[];
   /** The command comes only after `--` (`mise exec node@20 -- node x`): without one, none is named. */
   readonly afterDashDash?: boolean;
+  /** The command comes only after one of these options (`nix shell PKG -c CMD`): without one, none is named. */
+  readonly afterOption?: readonly string[];
+  /** No command is named among the words, only command lines in options (`nix-shell --run 'CMD'`). */
+  readonly linesOnly?: boolean;
+  /** The command follows one operand (`direnv exec DIR CMD`). */
+  readonly afterOperand?: boolean;
 }
 
 const JS: LaunchRow = { verbs: ['exec', 'x', 'dlx'], values: ['-p', '--package', '-w', '--workspace', '--prefix', '-C', '--dir', '--filter', '-F', '--cwd'], lines: ['-c', '--call'] };
@@ -38,6 +44,10 @@ const ROWS: ReadonlyMap<string, LaunchRow> = new Map([
   ['fnm', VERSION_EXEC], ['opam', VERSION_EXEC], ['stack', VERSION_EXEC], ['cabal', VERSION_EXEC],
   ['volta', { verbs: ['run'], values: ['--node', '--npm', '--yarn', '--pnpm'] }],
   ['mise', MISE], ['rtx', MISE],
+  ['nix', { verbs: ['shell', 'develop'], values: [], afterOption: ['-c', '--command'] }],
+  ['nix-shell', { verbs: [''], values: [], lines: ['--run', '--command'], linesOnly: true }],
+  ['devbox', { verbs: ['run'], values: ['-c', '--config', '-e', '--env', '--env-file'] }],
+  ['direnv', { verbs: ['exec'], values: [], afterOperand: true }],
 ]);
 
 /** Where a launcher's named command starts among its arguments, and what else it was given. */
@@ -55,6 +65,10 @@ export function namedCommand(exe: string, args: readonly string[]): NamedCommand
   const row = ROWS.get(exe);
   if (row === undefined) return undefined;
   const lines: string[] = [];
+  if (row.linesOnly) {
+    skipAll(row, args, lines);
+    return { at: args.length, optioned: true, lines };
+  }
   let i = skipOptions(row, args, 0, lines);
   // Words that are neither the verb nor a bare `--`: options or operands that change what runs or where.
   let extra = i - (i > 0 && args[i - 1] === '--' ? 1 : 0);
@@ -64,6 +78,10 @@ export function namedCommand(exe: string, args: readonly string[]): NamedCommand
     if (row.verbs.includes(two)) i += 2;
     else if (first !== undefined && row.verbs.includes(first)) i += 1;
     else return undefined;
+    if (row.afterOption !== undefined) {
+      const opt = args.findIndex((a, k) => k >= i && row.afterOption!.includes(a));
+      return { at: opt < 0 ? args.length : opt + 1, optioned: true, lines };
+    }
     if (row.afterDashDash) {
       const dash = args.indexOf('--', i);
       return { at: dash < 0 ? args.length : dash + 1, optioned: extra > 0 || dash !== i, lines };
@@ -71,8 +89,17 @@ export function namedCommand(exe: string, args: readonly string[]): NamedCommand
     const start = i;
     i = skipOptions(row, args, i, lines);
     extra += i - start - (i > start && args[i - 1] === '--' ? 1 : 0);
+    if (row.afterOperand === true && i < args.length) {
+      i = skipOptions(row, args, i + 1, lines);
+      extra++;
+    }
   }
   return { at: i, optioned: extra > 0, lines };
+}
+
+/** Every command line given in options, wherever they stand among the words. */
+function skipAll(row: LaunchRow, args: readonly string[], lines: string[]): void {
+  for (let i = 0; i < args.length; i = skipOptions(row, args, i, lines) + 1);
 }
 
 /** The index of the first word after the options from `i` (after a `--`, which ends them). */

@@ -298,6 +298,8 @@ const SETTING_VERBS: ReadonlyMap<string, readonly (readonly string[])[]> = new M
   husky: [[]],
   kubectl: [['config']], aws: [['configure']], gcloud: [['config']],
   helm: [['plugin']], dotnet: [['tool'], ['nuget']],
+  // Not settings: runs what it fetches (`nix run github:someone/x`).
+  nix: [['run']],
 } satisfies Record<string, readonly (readonly string[])[]>));
 
 /** A Go package path from elsewhere: a version (`x@latest`), or a host (a dot) in its first element (`example.com/x`). */
