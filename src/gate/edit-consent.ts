@@ -8,6 +8,7 @@ import { analyzeLine, type LineAnalysis } from './analyze.js';
 import { maxLevel } from '../core/levels.js';
 import { shellQuote } from '../util/shell-quote.js';
 import { requote } from './words.js';
+import { PROTECTED_IN_ROOTS } from '../core/protected-paths.js';
 import { runByToolsEntry } from '../core/protected-paths.js';
 
 /** Why an edit of this path is asked every time, or undefined when a remembered answer may cover it. */
@@ -23,6 +24,11 @@ export function editAskedEveryTime(path: string, project: string): string | unde
   // Hooks, tool and container settings, install scripts: what a commit, entering the folder or an install runs (ADR 0096).
   const run = runByToolsEntry(parts.join('/'));
   if (run !== undefined) return `edits a file that tools run as code on their own (${run})`;
+  // Every file the sandbox keeps an approved command from writing (.claude/, .vscode/, .mcp.json, start-up files …):
+  // the same list, so an edit_file answer for one never covers the next edit of it.
+  const rel2 = parts.join('/');
+  const entry = PROTECTED_IN_ROOTS.find((e) => rel2 === e || rel2.startsWith(e + '/'));
+  if (entry !== undefined) return `edits a file that makes later programs run code (${entry})`;
   return undefined;
 }
 

@@ -133,7 +133,9 @@ describe('edit_file approvals are per path', () => {
     expect(g.channel.asked[0]!.verb === 'approval' && g.channel.asked[0]!.request.pattern).toBe('edit_file README.md');
   });
 
-  it.each(['.git/config', '.git/hooks/pre-commit', '.wisprc.json', '.wisprc', 'package.json', 'sub/package.json', '.wisp/config.json', '.envrc'])(
+  // Attack (session 12): .claude/settings.json, .vscode/tasks.json and .mcp.json make later programs run code, and the
+  // sandbox keeps an approved command from writing them, but an edit_file answer for one was remembered (ADR 0099).
+  it.each(['.git/config', '.git/hooks/pre-commit', '.wisprc.json', '.wisprc', 'package.json', 'sub/package.json', '.wisp/config.json', '.envrc', '.claude/settings.json', '.vscode/tasks.json', '.mcp.json', '.idea/workspace.xml', '.bashrc'])(
     '%s is asked every time, even after an always answer, and nothing is stored',
     async (path) => {
       const g = setup('always');
