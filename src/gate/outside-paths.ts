@@ -3,8 +3,8 @@
 // local target, `dd of=`, `git -C ..`). So every asked command gets a reason for each word that is a path outside the
 // project: the person sees the place, and an answer given for one command line never covers the same command
 // pointed elsewhere (an answer covers only lines whose reasons it was shown: ADR 0015).
-import { resolve } from 'node:path';
-import { type CmdView, type Finding, TEMP_ROOTS, moderate, resolvePath } from './rules-common.js';
+import { type CmdView, type Finding, moderate, resolvePath } from './rules-common.js';
+import { insideByPrefix } from './rules-files.js';
 
 /** The path a word names, when it may lead out of the project: `/…`, `~…`, `..`, or such a value after `--opt=`. */
 function leavingPath(word: string): string | undefined {
@@ -26,22 +26,6 @@ function mayLeave(w: string): boolean {
   return c === 0x2f /* / */ || c === 0x7e /* ~ */ || w.includes('..') || w.startsWith('$HOME') || w.startsWith('${HOME}');
 }
 
-/**
- * insideProject by prefix (both paths are absolute and normalised: `resolvePath` gives path.resolve's form), without
- * path.relative for the project and each temp root: this runs for every asked command's path-like words.
- */
-function insideByPrefix(p: string, c: CmdView): boolean {
-  if (under(p, c.cwd)) return true;
-  for (const t of TEMP_ROOTS) if (under(p, t)) return true;
-  const tmp = process.env.TMPDIR;
-  return tmp !== undefined && tmp !== '' && under(p, resolve(tmp));
-}
-
-function under(p: string, root: string): boolean {
-  if (p === root || root === '/') return true;
-  return p.length > root.length && p.charCodeAt(root.length) === 0x2f && p.startsWith(root);
-}
-
 /** Devices are not places (`/dev/null`); the redirect rules and the disk-write entry handle the others. */
 function isDevicePath(p: string): boolean {
   return p === '/dev' || p.startsWith('/dev/');
@@ -57,7 +41,7 @@ export function outsidePathFindings(c: CmdView, findings: Finding[]): void {
   // A network tool already names the hosts it reaches: its URLs would only repeat them.
   const reaches = findings.some((f) => f.reason.startsWith('reaches '));
   for (const w of c.args) {
-    if (!reaches && URL_WORD.test(w)) {
+    if (!reaches && w.includes('://') && URL_WORD.test(w)) {
       addPlace(w, findings);
       continue;
     }
@@ -65,7 +49,7 @@ export function outsidePathFindings(c: CmdView, findings: Finding[]): void {
     if (path === undefined) continue;
     const p = resolvePath(path, c);
     // A path known only when it runs (`$DIR/x`) is the business of the rules that look for computed values.
-    if (p === undefined || isDevicePath(p) || insideByPrefix(p, c)) continue;
+    if (p === undefined || isDevicePath(p) || insideByPrefix(p, c.cwd)) continue;
     addPlace(path, findings);
   }
 }

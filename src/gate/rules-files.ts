@@ -293,6 +293,11 @@ function below(path: string, root: string): string | undefined {
   return path.length > root.length && path.charCodeAt(root.length) === 0x2f && path.startsWith(root) ? path.slice(root.length + 1) : undefined;
 }
 
+/** insideProject by prefix, for a resolved path (path.resolve's form): the project, or a temp folder. */
+export function insideByPrefix(p: string, cwd: string): boolean {
+  return p === cwd || below(p, cwd) !== undefined || inTemp(p);
+}
+
 /** Inside a temp folder (what insideProject allows besides the project), by prefix: both paths are normalised. */
 function inTemp(p: string): boolean {
   for (const t of TEMP_ROOTS) if (p === t || below(p, t) !== undefined) return true;
@@ -360,7 +365,7 @@ function targetFindings(written: string, c: CmdView, out: Finding[], startup: bo
   // Devices are the disk-write entry's and the redirect rules' (`/dev/null` writes nothing anywhere).
   if (p !== undefined && (p === '/dev' || p.startsWith('/dev/'))) return;
   if (p === undefined) out.push(moderate(`writes to a path known only when it runs, which may lie outside the project (${target})`));
-  else if (p !== c.cwd && below(p, c.cwd) === undefined && !inTemp(p)) out.push(moderate(`writes outside the project (${target})`));
+  else if (!insideByPrefix(p, c.cwd)) out.push(moderate(`writes outside the project (${target})`));
 }
 
 function writeTargetRules(c: CmdView): Finding[] {
