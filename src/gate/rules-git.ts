@@ -197,9 +197,21 @@ export function gitRules(c: CmdView): Finding[] {
       const places = networkPlaces(c);
       if (places.length > 0) out.push(moderate(`names a remote at ${places.join(', ')}`));
     }
-    out.push(moderate('changes repository state'));
+    // A reading subcommand is asked only for an option that writes a file or starts a program (`git log --ext-diff`,
+    // `--output=F`, `git grep -O CMD`) or for a setting given to it (named above): it changes no repository state.
+    const option = GIT_READ.has(g.sub ?? '') ? a.find((x) => writesOrStarts(x, g.sub === 'grep')) : undefined;
+    if (option !== undefined) out.push(moderate(`uses an option that writes a file or starts another program (${option.split('=')[0]})`));
+    else if (!(GIT_READ.has(g.sub ?? '') && g.setsConfig)) out.push(moderate('changes repository state'));
   }
   return out;
+}
+
+/** An option of a reading subcommand that writes a file or starts a program: whole or abbreviated, as gitReadOnly reads it. */
+function writesOrStarts(word: string, grep: boolean): boolean {
+  if (grep && /^-[A-Za-z]*O/.test(word)) return true;
+  if (!word.startsWith('--')) return false;
+  const name = word.split('=')[0]!;
+  return name.length > 2 && ['--output', '--open-files-in-pager', '--ext-diff'].some((l) => l.startsWith(name));
 }
 
 /**

@@ -227,3 +227,16 @@ describe('attack: an approved command pointed at another bucket, or given anothe
     expect(reasons('curl https://api.example/v1').some((r) => r.startsWith('names a place'))).toBe(false);
   });
 });
+
+// A reason must be true (the product never tells a person something that did not happen): `git log --ext-diff` and
+// `git log --output=F` were asked as "changes repository state", which they do not. They say what they do instead,
+// and an answer for one no longer covers the other (ADR 0099).
+describe('a reading git command asked for an option says which option', () => {
+  it('names the option instead of a state change it does not make', async () => {
+    expect(reasons('git log --ext-diff')).toEqual(['uses an option that writes a file or starts another program (--ext-diff)']);
+    expect(reasons('git log --output=notes.txt')).toEqual(['uses an option that writes a file or starts another program (--output)']);
+    expect(reasons('git -c color.ui=always log')).not.toContain('changes repository state');
+    expect(reasons('git commit -m x')).toContain('changes repository state');
+    expect(await askedAfterSessionAnswer('git log --ext-diff', 'git log --output=notes.txt', PROJECT)).toEqual(['git log --output=notes.txt']);
+  });
+});
