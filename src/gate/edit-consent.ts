@@ -22,12 +22,12 @@ export function editAskedEveryTime(path: string, project: string): string | unde
   if (name === 'package.json') return 'edits package.json, whose scripts npm runs';
   if (name === '.envrc' || name === '.npmrc' || name === '.yarnrc.yml' || name === '.yarnrc') return 'edits a file that tools load and run on their own';
   // Hooks, tool and container settings, install scripts: what a commit, entering the folder or an install runs (ADR 0096).
-  const run = runByToolsEntry(parts.join('/'));
+  const posix = parts.join('/');
+  const run = runByToolsEntry(posix);
   if (run !== undefined) return `edits a file that tools run as code on their own (${run})`;
   // Every file the sandbox keeps an approved command from writing (.claude/, .vscode/, .mcp.json, start-up files …):
   // the same list, so an edit_file answer for one never covers the next edit of it.
-  const rel2 = parts.join('/');
-  const entry = PROTECTED_IN_ROOTS.find((e) => rel2 === e || rel2.startsWith(e + '/'));
+  const entry = PROTECTED_IN_ROOTS.find((e) => posix === e || posix.startsWith(e + '/'));
   if (entry !== undefined) return `edits a file that makes later programs run code (${entry})`;
   return undefined;
 }
