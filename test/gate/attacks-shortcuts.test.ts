@@ -165,21 +165,33 @@ describe('attacks on the simple-line reader with redirections (ADR 0075)', () =>
 });
 
 describe('attack: a line of exactly the bounded-parsing length with a redirection (ADR 0019, ADR 0075)', () => {
-  // tree-sitter's path adds a newline, so such a line is a bounded parse that comes out unparsed: asked about. The
-  // simple reader must not turn it into parts that run unasked.
+  // tree-sitter's path adds a newline, so such a line is a bounded parse (its text is one past the bound). The simple
+  // reader must not turn it into parts that run unasked where the full reading asks.
   function ofLength(n: number, tail: string): string {
     let line = '';
     while (line.length + 'ls -la; '.length + tail.length <= n) line += 'ls -la; ';
     return line.padEnd(n - tail.length, ' ') + tail;
   }
   it('harmless and harmful lines of 1,024 characters are said as the full reading says', () => {
-    for (const tail of ['ls > /dev/null', 'ls 2>&1', 'echo x > ~/.bashrc', 'cat a | sort > out']) {
+    for (const [tail, asked] of [['ls > /dev/null', false], ['ls 2>&1', false], ['echo x > ~/.bashrc', true], ['cat a | sort > out', true]] as const) {
       const line = ofLength(1024, tail);
       expect(line.length).toBe(1024);
       expect(isSimpleLine(line), tail).toBe(false);
-      expect(decisionOf(line), tail).not.toBe('run');
+      expect(decisionOf(line) !== 'run', tail).toBe(asked);
       expect(fastWay(line), tail).toBe(fullWay(line));
     }
+  });
+  // The parse's CPU budget counted the CPU the whole process had used when no line had started it: a line of exactly
+  // this length came out unparsed in a busy process and was read in a fresh one, so the same line was asked in one
+  // and run in the other. The budget now starts with the first bounded parse of the line.
+  it('reads such a line alike however much CPU the process used before it', () => {
+    const line = ofLength(1024, 'ls > /dev/null');
+    const t = process.cpuUsage();
+    let spin = 0;
+    while (process.cpuUsage(t).user < 200_000) spin++;
+    expect(spin).toBeGreaterThan(0);
+    expect(parseLine(line).hadErrors).toBe(false);
+    expect(decisionOf(line)).toBe('run');
   });
 });
 

@@ -120,14 +120,15 @@ describe('attack: the constructs hidden before a heredoc operator or inside `$(â
 });
 
 describe('attack: a line of exactly the bounded-parsing length with an expansion or a trailing `&` (ADR 0019)', () => {
-  it('keeps the tree-sitter reading (a bounded parse, asked about)', () => {
+  it('keeps the tree-sitter reading (a bounded parse): a tail asked on its own line is asked at the end of this one', () => {
     for (const tail of ['echo $X', 'ls &', 'find . -exec rm {} \\;', 'git stash drop stash@{0}']) {
       let line = '';
       while (line.length + 'ls -la; '.length + tail.length <= 1024) line += 'ls -la; ';
       line = line.padEnd(1024 - tail.length, ' ') + tail;
       expect(line.length).toBe(1024);
       expect(isSimpleLine(line), tail).toBe(false);
-      expect(decisionOf(line), tail).not.toBe('run');
+      expect(decisionOf(line), tail).toBe(decisionOf(tail) === 'run' ? 'run' : 'ask');
+      expect(said(line), tail).toBe(treeSitterOnly(() => said(line)));
     }
   });
 });

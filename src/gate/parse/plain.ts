@@ -41,11 +41,28 @@ export function isPlainLine(line: string): boolean {
 /** The words of `src` when the plain-word path can read it, else undefined. */
 export function plainWords(src: string): string[] | undefined {
   if (!plainPathOn || src.length > BOUNDED_LENGTH || !PLAIN_TEXT.test(src)) return undefined;
-  const words = src.split(/[ \t]+/).filter((w) => w !== '');
+  const words = blankSeparated(src);
   if (NOT_PLAIN_NAME.has(words[0]!)) return undefined;
   for (let i = 1; i < words.length; i++) {
     const w = words[i]!;
-    if (w.startsWith('=') || w.includes('+:')) return undefined;
+    if (w.charCodeAt(0) === 0x3d || w.includes('+:')) return undefined;
   }
+  return words;
+}
+
+/** The pieces between spaces and tabs (by hand: splitting on an expression and dropping empties cost half as much again). */
+function blankSeparated(src: string): string[] {
+  const words: string[] = [];
+  let start = -1;
+  for (let i = 0; i < src.length; i++) {
+    const c = src.charCodeAt(i);
+    if (c === 0x20 || c === 0x09) {
+      if (start >= 0) words.push(src.slice(start, i));
+      start = -1;
+    } else if (start < 0) {
+      start = i;
+    }
+  }
+  if (start >= 0) words.push(src.slice(start));
   return words;
 }
