@@ -60,9 +60,27 @@ export const CREDENTIALS =
 const SLASH_RUN = /\/+(?:\.\/+)*/g;
 const tidyPaths = (text: string): string => text.replace(SLASH_RUN, '/');
 
-/** Names and values that may hold secrets: a read-only command touching them is no longer safe. */
-export const SENSITIVE =
-  /(^|[/\s'"=@:])\.env|secret|token|passw|credential|\.pem\b|\.key\b|\.p12\b|\.pfx\b|\.ppk\b|\.p8\b|\.jks\b|private|id_(rsa|dsa|ecdsa|ed25519)|_history\b|keychain|\.kdbx\b|\.tfstate\b|\.tfvars\b|wp-config\.php|\.dockercfg\b|\.db\b|\.sqlite3?\b|\.netrc|\.npmrc|\.pypirc|api[_-]?key|cookies|\/environ\b/i;
+/** What a secret expression offers: a test, and the expressions it is made of (the anchor test reads their sources). */
+export interface TextTest {
+  test(text: string): boolean;
+  readonly parts: readonly RegExp[];
+}
+
+/** File names and paths that may hold secrets (each alternative holds a `.` or a `/`). */
+const SENSITIVE_NAMES =
+  /(?:^|[/\s'"=@:])\.env|\.(?:pem|key|p12|pfx|ppk|p8|jks|kdbx|tfstate|tfvars|dockercfg|db|sqlite3?)\b|\.netrc|\.npmrc|\.pypirc|wp-config\.php|\/environ\b/i;
+/** Words in names and values that may hold secrets. */
+const SENSITIVE_WORDS = /secret|token|passw|credential|private|id_(?:rsa|dsa|ecdsa|ed25519)|_history\b|keychain|api[_-]?key|cookies/i;
+
+/**
+ * Names and values that may hold secrets: a read-only command touching them is no longer safe. Two expressions, not
+ * one: with its words and its dotted names apart, the pair tests a text in a third to a half of the time the single
+ * alternation took (it was tried on every command since ADR 0096).
+ */
+export const SENSITIVE: TextTest = {
+  test: (text) => SENSITIVE_NAMES.test(text) || SENSITIVE_WORDS.test(text),
+  parts: [SENSITIVE_NAMES, SENSITIVE_WORDS],
+};
 
 /**
  * Every alternative of CREDENTIALS and SENSITIVE holds a `.`, a `/` or one of these words in some case (a test
@@ -248,7 +266,7 @@ function valueAsCode(c: CmdView): boolean {
 /** What the secret and wisp-state expressions are tested on: the text a rule may look at (`fullText`). */
 interface RatedText {
   /** Whether `re` (CREDENTIALS or SENSITIVE) matches the text or its path-tidied form. */
-  names(re: RegExp): boolean;
+  names(re: RegExp | TextTest): boolean;
   touchesWispState(): boolean;
 }
 
@@ -262,7 +280,7 @@ class Whole implements RatedText {
     this.tidy = tidyPaths(this.text);
     this.secrets = mayNameSecrets(this.text);
   }
-  names(re: RegExp): boolean {
+  names(re: RegExp | TextTest): boolean {
     return this.secrets && (re.test(this.text) || (this.tidy !== this.text && re.test(this.tidy)));
   }
   touchesWispState(): boolean {
@@ -285,7 +303,7 @@ class Pieces implements RatedText {
     this.c = c;
     this.joined = joinsTo(c.words, c.text) ? undefined : c.words.join(' ');
   }
-  names(re: RegExp): boolean {
+  names(re: RegExp | TextTest): boolean {
     if (namedIn(re, this.c.text) || (this.joined !== undefined && namedIn(re, this.joined))) return true;
     for (const r of this.c.part.redirects) if (namedIn(re, r)) return true;
     return false;
@@ -313,7 +331,7 @@ export function joinsTo(words: readonly string[], text: string): boolean {
 }
 
 /** `re` on one piece: skipped without an anchor; the tidied piece tried only when tidying changes it (`//`, `/./`). */
-function namedIn(re: RegExp, text: string): boolean {
+function namedIn(re: RegExp | TextTest, text: string): boolean {
   if (!mayNameSecrets(text)) return false;
   return re.test(text) || ((text.includes('//') || text.includes('/./')) && re.test(tidyPaths(text)));
 }
