@@ -19,7 +19,7 @@ import {
 } from '../gate/sandbox.js';
 import { homeDirectories } from '../sandbox/contain.js';
 import { approvedEnv, containedEnv } from '../sandbox/env.js';
-import { removePlaceholders, restoreWatched } from '../sandbox/protect.js';
+import { restoreWatched } from '../sandbox/protect.js';
 import { signalGroup, trackGroup, untrackGroup } from './group.js';
 import { TailBuffer } from './tail.js';
 
@@ -149,7 +149,11 @@ export async function runCommand(line: string, opts: RunOptions): Promise<RunRes
   } finally {
     // What the run wrote to its private temp directory goes with it (the process group is gone by now).
     if (argv.scratch !== undefined) rmSync(argv.scratch, { recursive: true, force: true });
-    if (argv.placeholders !== undefined) removePlaceholders(argv.placeholders);
+    try {
+      argv.release?.();
+    } catch {
+      // The ledger's lock could not be taken: the stand-ins stay (empty, harmless); the next run sweeps them.
+    }
   }
 }
 

@@ -8,7 +8,8 @@ import { homedir } from 'node:os';
 import { basename, delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { ContainmentError, containedMounts, homeDirectories } from '../sandbox/contain.js';
 import { seccompFilter } from '../sandbox/seccomp.js';
-import { heldPaths, makePlaceholders, removePlaceholders, type Watched } from '../sandbox/protect.js';
+import { claimHeld } from '../sandbox/held-ledger.js';
+import { heldPaths, type Watched } from '../sandbox/protect.js';
 
 export type SandboxKind = 'bwrap' | 'sandbox-exec' | 'none';
 
@@ -77,8 +78,11 @@ export interface SandboxCommand {
    * removes it when the run ends.
    */
   readonly scratch?: string;
-  /** Empty stand-ins for missing protected paths (ADR 0098); the runner removes them when the run ends. */
-  readonly placeholders?: readonly string[];
+  /**
+   * Gives back the run's claim on the empty stand-ins for missing protected paths (ADR 0098): the runner calls it
+   * when the run ends, and a stand-in goes once no other run holds it (ADR 0101).
+   */
+  readonly release?: () => void;
   /** Protected names no mount holds (ADR 0098); the runner puts them back as they were when the run ends. */
   readonly watched?: readonly Watched[];
 }
@@ -309,7 +313,7 @@ export function sandboxArgv(kind: SandboxKind, opts: SandboxOptions, commandLine
         let scratch: string | undefined;
         const makeScratch = (): string => (scratch ??= mkdtempSync(join(canonicalPath(opts.tmpDir), 'wisp-run-')));
         try {
-          const args = bwrapArgs({ ...opts, scratch: makeScratch }, shell, commandLine, []);
+          const args = bwrapArgs({ ...opts, scratch: makeScratch }, shell, commandLine, {});
           return { file: opts.sandboxPath ?? BWRAP_CANDIDATES[0], args, fd3: filter, ...(scratch !== undefined ? { scratch } : {}) };
         } catch (err) {
           if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
@@ -317,18 +321,18 @@ export function sandboxArgv(kind: SandboxKind, opts: SandboxOptions, commandLine
         }
       }
       {
-        const placeholders: string[] = [];
+        const claim: { release?: () => void } = {};
         const watched: Watched[] = [];
         try {
-          const args = bwrapArgs(opts, shell, commandLine, placeholders, watched);
+          const args = bwrapArgs(opts, shell, commandLine, claim, watched);
           return {
             file: opts.sandboxPath ?? BWRAP_CANDIDATES[0],
             args,
-            ...(placeholders.length > 0 ? { placeholders } : {}),
+            ...(claim.release !== undefined ? { release: claim.release } : {}),
             ...(watched.length > 0 ? { watched } : {}),
           };
         } catch (err) {
-          removePlaceholders(placeholders);
+          claim.release?.();
           throw err;
         }
       }
@@ -354,7 +358,7 @@ function bwrapArgs(
   opts: SandboxOptions & { scratch?: () => string },
   shell: string,
   line: string,
-  placeholders: string[],
+  claim: { release?: () => void },
   watched: Watched[] = [],
 ): string[] {
   const args = bwrapBase();
@@ -390,18 +394,17 @@ function bwrapArgs(
   for (const o of ops) args.push(...o.args);
   // Files that make later programs run code (shell start-up files, every git directory's hooks and config, editor
   // tasks, wisp's own config) stay read-only inside every writable root, even in an approved run; a missing one is
-  // held by a placeholder, so it cannot be created either (ADR 0098).
-  const held = heldPaths(roots, canonicalPath(opts.launchDir));
-  const made = makePlaceholders(held.absent);
-  placeholders.push(...made.made);
+  // held by a placeholder, so it cannot be created either (ADR 0098). Another approved run in the same root may share
+  // a placeholder: the ledger under $WISP_HOME keeps it until the last run holding it ends (ADR 0101).
+  const home = protectedHome(opts.wispHome);
+  const { held, readOnly, release } = claimHeld(home, () => heldPaths(roots, canonicalPath(opts.launchDir)));
+  claim.release = release;
   watched.push(...held.watched);
   // Outermost first, and the pins before what they hold: a later mount covers an earlier one.
   for (const d of [...held.pinned].sort((a, b) => depth(a) - depth(b))) args.push('--bind', d, d);
-  const ro = [...new Set([...held.present, ...made.present, ...made.made])].sort((a, b) => depth(a) - depth(b));
-  for (const p of ro) args.push('--ro-bind', p, p);
+  for (const p of [...readOnly].sort((a, b) => depth(a) - depth(b))) args.push('--ro-bind', p, p);
   // After the writable binds: a later mount covers an earlier one, so this wins even when $WISP_HOME lies under
   // the launch dir or /tmp.
-  const home = protectedHome(opts.wispHome);
   args.push('--ro-bind', home, home);
   args.push(...BWRAP_ISOLATION);
   if (!opts.allowNetwork) args.push('--unshare-net');
