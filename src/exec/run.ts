@@ -20,6 +20,7 @@ import {
 import { homeDirectories } from '../sandbox/contain.js';
 import { approvedEnv, containedEnv } from '../sandbox/env.js';
 import { restoreWatched } from '../sandbox/protect.js';
+import { pidsCgroup, pidsWrapper, type PidsCgroup } from '../sandbox/limits.js';
 import { signalGroup, trackGroup, untrackGroup } from './group.js';
 import { TailBuffer } from './tail.js';
 
@@ -75,6 +76,8 @@ export interface RunResult {
   error?: string;
   /** Protected files the command created or replaced, which wisp removed or put back after it (ADR 0098). */
   restored?: string[];
+  /** The process cap (ADR 0101) refused a fork during the run: how many processes and threads it allows. */
+  processCap?: number;
 }
 
 /** After the leader exits, how long to wait for the pipes to close before giving up on what is left in them. */
@@ -140,13 +143,23 @@ export async function runCommand(line: string, opts: RunOptions): Promise<RunRes
   }
 
   let restored: string[] = [];
+  // Every process of the run, the sandbox's first included, starts in a pids cgroup of its own where one can be made.
+  let cap: PidsCgroup | undefined;
   try {
     if (opts.signal?.aborted) return notRun({ aborted: true });
-    const outcome = await supervise(argv, opts);
+    if (argv.limits !== undefined) cap = pidsCgroup(argv.limits.pids);
+    const outcome = await supervise(cap !== undefined ? { ...argv, ...pidsWrapper(cap, argv.file, argv.args) } : argv, opts);
     // The group is gone: put back the protected names no mount could hold (ADR 0098).
     if (argv.watched !== undefined) restored = restoreWatched(argv.watched);
-    return { ...outcome, seconds: elapsed(), sandboxed: outcome.error ? 'none' : kind, ...(restored.length > 0 ? { restored } : {}) };
+    return {
+      ...outcome,
+      seconds: elapsed(),
+      sandboxed: outcome.error ? 'none' : kind,
+      ...(restored.length > 0 ? { restored } : {}),
+      ...(cap?.hit() ? { processCap: cap.max } : {}),
+    };
   } finally {
+    cap?.remove();
     // What the run wrote to its private temp directory goes with it (the process group is gone by now).
     if (argv.scratch !== undefined) rmSync(argv.scratch, { recursive: true, force: true });
     try {
@@ -317,6 +330,7 @@ export function formatRunResult(r: RunResult): string {
   if (r.timedOut) lines.push('timed out: the command was killed');
   if (r.aborted && (r.signal || r.exitStatus !== null)) lines.push('cancelled: the command was killed');
   if (r.truncated) lines.push('output truncated: only the tail of each stream is shown');
+  if (r.processCap !== undefined) lines.push(`limit reached: the run may have ${r.processCap} processes and threads at once, and a fork past that failed`);
   if (r.restored) lines.push(`undone: the command made or replaced files that make later programs run code, and wisp put them back: ${r.restored.join(', ')}`);
   if (r.stdout) lines.push(`stdout:\n${withoutFinalNewline(r.stdout)}`);
   if (r.stderr) lines.push(`stderr:\n${withoutFinalNewline(r.stderr)}`);

@@ -10,6 +10,7 @@ import { ContainmentError, containedMounts, homeDirectories } from '../sandbox/c
 import { seccompFilter } from '../sandbox/seccomp.js';
 import { claimHeld } from '../sandbox/held-ledger.js';
 import { heldPaths, type Watched } from '../sandbox/protect.js';
+import { approvedLimits, containedLimits, type RunLimits } from '../sandbox/limits.js';
 
 export type SandboxKind = 'bwrap' | 'sandbox-exec' | 'none';
 
@@ -65,6 +66,8 @@ export interface SandboxOptions {
   readonly homes?: readonly string[];
   /** The command's PATH, for the tool directories a contained run keeps under a hidden home. */
   readonly path?: string;
+  /** What the run may take of the machine (ADR 0101). @default containedLimits() or approvedLimits() */
+  readonly limits?: RunLimits;
 }
 
 /** What runs the command line: a file and its arguments, ready for spawn. */
@@ -85,6 +88,8 @@ export interface SandboxCommand {
   readonly release?: () => void;
   /** Protected names no mount holds (ADR 0098); the runner puts them back as they were when the run ends. */
   readonly watched?: readonly Watched[];
+  /** The limits the arguments apply; the runner adds the process cap (a pids cgroup) where it can (ADR 0101). */
+  readonly limits?: RunLimits;
 }
 
 /**
@@ -110,8 +115,10 @@ function shellArgs(line: string): string[] {
  * takes its own before it lets that child go on. `2>/dev/null` on `wait` only: the init's own notes about how the
  * command died ("Segmentation fault …") are not the command's output, and bwrap's init printed none.
  */
-function initArgs(shell: string, line: string): string[] {
-  return ['-c', `${CLOSE_INHERITED}"$0" -c -- "$1" & wait "$!" 2>/dev/null`, shell, line];
+function initArgs(shell: string, line: string, limits: RunLimits): string[] {
+  // The data limit, soft and hard, before anything of the command's starts (ADR 0101); digits only.
+  const data = limits.dataKiB !== undefined ? `ulimit -d ${Math.floor(limits.dataKiB)}; ` : '';
+  return ['-c', `${CLOSE_INHERITED}${data}"$0" -c -- "$1" & wait "$!" 2>/dev/null`, shell, line];
 }
 
 /**
@@ -313,8 +320,9 @@ export function sandboxArgv(kind: SandboxKind, opts: SandboxOptions, commandLine
         let scratch: string | undefined;
         const makeScratch = (): string => (scratch ??= mkdtempSync(join(canonicalPath(opts.tmpDir), 'wisp-run-')));
         try {
-          const args = bwrapArgs({ ...opts, scratch: makeScratch }, shell, commandLine, {});
-          return { file: opts.sandboxPath ?? BWRAP_CANDIDATES[0], args, fd3: filter, ...(scratch !== undefined ? { scratch } : {}) };
+          const limits = opts.limits ?? containedLimits();
+          const args = bwrapArgs({ ...opts, limits, scratch: makeScratch }, shell, commandLine, {});
+          return { file: opts.sandboxPath ?? BWRAP_CANDIDATES[0], args, fd3: filter, limits, ...(scratch !== undefined ? { scratch } : {}) };
         } catch (err) {
           if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
           throw err;
@@ -323,11 +331,13 @@ export function sandboxArgv(kind: SandboxKind, opts: SandboxOptions, commandLine
       {
         const claim: { release?: () => void } = {};
         const watched: Watched[] = [];
+        const limits = opts.limits ?? approvedLimits();
         try {
-          const args = bwrapArgs(opts, shell, commandLine, claim, watched);
+          const args = bwrapArgs({ ...opts, limits }, shell, commandLine, claim, watched);
           return {
             file: opts.sandboxPath ?? BWRAP_CANDIDATES[0],
             args,
+            limits,
             ...(claim.release !== undefined ? { release: claim.release } : {}),
             ...(watched.length > 0 ? { watched } : {}),
           };
@@ -355,13 +365,18 @@ export function sandboxArgv(kind: SandboxKind, opts: SandboxOptions, commandLine
 }
 
 function bwrapArgs(
-  opts: SandboxOptions & { scratch?: () => string },
+  opts: SandboxOptions & { scratch?: () => string; limits: RunLimits },
   shell: string,
   line: string,
   claim: { release?: () => void },
   watched: Watched[] = [],
 ): string[] {
   const args = bwrapBase();
+  if (!opts.contained) {
+    // bwrap's fresh /dev is a tmpfs of half the memory, writable by root's uid: /dev/shm gets a bounded tmpfs of its
+    // own and the rest of /dev is read-only (device nodes such as /dev/null stay writable) (ADR 0101).
+    args.push('--size', String(opts.limits.shmBytes), '--tmpfs', '/dev/shm', '--remount-ro', '/dev');
+  }
   if (opts.contained) {
     args.push(
       ...containedMounts({
@@ -372,13 +387,14 @@ function bwrapArgs(
         tmpDirs: ['/tmp', opts.tmpDir],
         ...(opts.path !== undefined ? { path: opts.path } : {}),
         ...(opts.scratch !== undefined ? { scratch: opts.scratch } : {}),
+        tmpBytes: opts.limits.tmpBytes,
       }),
     );
     // The filter travels on fd 3 (SandboxCommand.fd3); bwrap loads it just before it runs the shell.
     // /dev read-only too: bwrap's fresh /dev is a tmpfs whose /dev/shm would be a second scratch area (device
     // nodes such as /dev/null stay writable on a read-only mount).
     args.push('--remount-ro', '/dev', ...BWRAP_ISOLATION, '--unshare-net', '--seccomp', '3');
-    args.push('--chdir', canonicalPath(opts.cwd), '--', shell, ...initArgs(shell, line));
+    args.push('--chdir', canonicalPath(opts.cwd), '--', shell, ...initArgs(shell, line, opts.limits));
     return args;
   }
   // A private /tmp first (other programs' sockets and files in the host /tmp out of reach), then the writable
@@ -387,8 +403,9 @@ function bwrapArgs(
   const tmps = privateTmp ? [...new Set(['/tmp', canonicalPath(opts.tmpDir)])].filter((d) => existsSync(d)) : [];
   // With a private temp dir, the host's is not a writable root (passing the launch dir in its place drops it).
   const roots = writableRoots({ ...opts, tmpDir: privateTmp ? opts.launchDir : opts.tmpDir });
+  const size = ['--size', String(opts.limits.tmpBytes)];
   const ops = [
-    ...tmps.map((d) => ({ path: d, rank: 0, args: ['--tmpfs', d] })),
+    ...tmps.map((d) => ({ path: d, rank: 0, args: [...size, '--tmpfs', d] })),
     ...roots.map((r) => ({ path: r, rank: 1, args: ['--bind', r, r] })),
   ].sort((a, b) => depth(a.path) - depth(b.path) || a.rank - b.rank);
   for (const o of ops) args.push(...o.args);
@@ -408,7 +425,7 @@ function bwrapArgs(
   args.push('--ro-bind', home, home);
   args.push(...BWRAP_ISOLATION);
   if (!opts.allowNetwork) args.push('--unshare-net');
-  args.push('--chdir', canonicalPath(opts.cwd), '--', shell, ...initArgs(shell, line));
+  args.push('--chdir', canonicalPath(opts.cwd), '--', shell, ...initArgs(shell, line, opts.limits));
   return args;
 }
 

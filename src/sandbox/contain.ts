@@ -138,6 +138,8 @@ export interface ContainPlanInput {
    * the run. Without it, git config files are covered empty rather than cleaned.
    */
   readonly scratch?: () => string;
+  /** Bytes of each private temp dir's tmpfs (ADR 0101); the kernel's default (half the memory) when absent. */
+  readonly tmpBytes?: number;
 }
 
 function cleanedCopy(scratch: (() => string) | undefined, file: string, n: number): string | undefined {
@@ -188,7 +190,8 @@ export function containedMounts(input: ContainPlanInput): string[] {
     readOnly.push(d);
   };
   for (const d of homes) hide(d, 0);
-  for (const d of tmps) ops.push({ path: d, rank: 1, args: ['--tmpfs', d] });
+  const size = input.tmpBytes !== undefined ? ['--size', String(input.tmpBytes)] : [];
+  for (const d of tmps) ops.push({ path: d, rank: 1, args: [...size, '--tmpfs', d] });
   ops.push({ path: project, rank: 2, args: ['--ro-bind', project, project] });
   for (const bin of toolDirs(input.path ?? '', homes)) ops.push({ path: bin, rank: 3, args: ['--ro-bind', bin, bin] });
 

@@ -44,14 +44,15 @@ describe('sandboxArgv for bwrap', () => {
     mkdirSync(extra);
     const { args } = sandboxArgv('bwrap', { ...o, writablePaths: [extra] }, 'true');
     expect(mounts(args, '--bind')).toEqual([o.launchDir, extra]);
-    expect(args.flatMap((a, i) => (a === '--tmpfs' ? [args[i + 1]] : []))).toEqual(['/tmp', o.tmpDir]);
+    expect(args.flatMap((a, i) => (a === '--tmpfs' && args[i + 1] !== '/dev/shm' ? [args[i + 1]] : []))).toEqual(['/tmp', o.tmpDir]);
   });
 
   it('with privateTmp false, binds the host temp dir writable instead', () => {
     const o = fixture();
     const { args } = sandboxArgv('bwrap', { ...o, privateTmp: false }, 'true');
     expect(mounts(args, '--bind')).toEqual([o.launchDir, o.tmpDir]);
-    expect(args).not.toContain('--tmpfs');
+    // Only /dev/shm's own bounded tmpfs (ADR 0101), no private temp dir.
+    expect(args.flatMap((a, i) => (a === '--tmpfs' ? [args[i + 1]] : []))).toEqual(['/dev/shm']);
   });
 
   it('keeps git hooks, git config and shell start-up files read-only inside a writable root', () => {
