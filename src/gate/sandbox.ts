@@ -465,12 +465,14 @@ export function seatbeltProfile(rootCount: number, allowNetwork: boolean, heldCo
 
 /** Secret names, as Seatbelt regexes (static text: no path is ever spliced into a profile). */
 const SEATBELT_SECRET_REGEXES = [
-  String.raw`/\.env(\.[^/]*)?$`,
-  String.raw`[^/]\.env$`,
+  // `(/|$)`: a folder named like a secret file (`.env/prod`, `credentials/`) hides what is in it (ADR 0101).
+  String.raw`/\.env(\.[^/]*)?(/|$)`,
+  String.raw`[^/]\.env(/|$)`,
   String.raw`/\.(ssh|aws|gnupg|azure|kube|docker|password-store|gcloud)(/|$)`,
-  String.raw`/(\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.pgpass|\.envrc|\.vault-token)$`,
-  String.raw`/id_(rsa|dsa|ecdsa|ed25519)(_sk)?$`,
-  String.raw`\.(pem|key|p12|pfx|jks|keystore|kdbx)$`,
+  String.raw`/(\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.pgpass|\.envrc|\.vault-token)(/|$)`,
+  String.raw`/\.?(secrets?|private[-_]keys|credentials(\.json)?)(/|$)`,
+  String.raw`/id_(rsa|dsa|ecdsa|ed25519)(_sk)?(/|$)`,
+  String.raw`\.(pem|key|p12|pfx|jks|keystore|kdbx)(/|$)`,
 ];
 
 /**

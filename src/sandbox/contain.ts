@@ -5,7 +5,7 @@ import { homedir, userInfo } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { containedGitConfig } from './git-config.js';
 import { gitDirectories } from './git-dirs.js';
-import { HOME_SECRET_DIRS, isSecretDirName, isSecretFileName } from './secrets.js';
+import { HOME_SECRET_DIRS, isSecretFileName, isSecretFolderName } from './secrets.js';
 
 /** Directories not walked for secret names: large, tool-owned, and rebuilt by tools rather than written by people. */
 const SKIP_DIRS = new Set(['node_modules', '.git', '.hg', '.svn', 'target', '.venv', 'venv', '__pycache__', '.cache']);
@@ -67,10 +67,10 @@ export function findSecrets(root: string, limit = SCAN_LIMIT): SecretCover {
       const path = join(dir, e.name);
       if (e.name === '.git') repos.push(dir);
       if (e.isDirectory()) {
-        if (isSecretDirName(e.name)) dirs.push(path);
+        if (isSecretFolderName(e.name)) dirs.push(path);
         else if (!SKIP_DIRS.has(e.name)) stack.push(path);
       } else if (e.isSymbolicLink()) {
-        if (!isSecretDirName(e.name) && !isSecretFileName(e.name)) continue;
+        if (!isSecretFolderName(e.name)) continue;
         const target = real(path);
         if (!target) continue; // dangling: nothing to read
         try {
@@ -264,7 +264,7 @@ export function toolDirs(path: string, homes: readonly string[]): string[] {
     const home = homes.find((h) => isInside(dir, h) && dir !== h);
     if (!home) continue;
     const rel = relative(home, dir).split(sep);
-    if (rel.some((p) => isSecretDirName(p) || p === '.config')) continue;
+    if (rel.some((p) => isSecretFolderName(p) || p === '.config')) continue;
     const prefix = rel.length >= 3 && rel[rel.length - 1] === 'bin' ? join(dir, '..') : dir;
     if (!out.some((o) => isInside(prefix, o))) out.push(prefix);
   }

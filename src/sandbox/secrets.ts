@@ -73,6 +73,25 @@ export function isSecretDirName(name: string): boolean {
   return SECRET_DIRS.includes(name.toLowerCase());
 }
 
+/** Folder names that say "what is in here is secret" without naming a tool's own folder (ADR 0101). */
+const SECRET_FOLDERS = new Set(['secrets', '.secrets', 'secret', '.secret', 'private_keys', 'private-keys']);
+
+/**
+ * A folder whose whole content a contained run must not see: a secret directory (`.ssh`), a folder called
+ * `secrets`, or one named like a secret file — `.env/`, `credentials/`, `.env.production/`, `keys.p12/`: what such a
+ * name marks as secret does not stop being so when a tool or a person makes it a folder (ADR 0101).
+ */
+export function isSecretFolderName(name: string): boolean {
+  const n = name.toLowerCase();
+  return isSecretDirName(n) || SECRET_FOLDERS.has(n) || isSecretFileName(n);
+}
+
+/** True when a folder on the way to `path` (not its last component) is a secret folder by {@link isSecretFolderName}. */
+export function inSecretFolder(path: string): boolean {
+  const parts = path.split('/').filter(Boolean);
+  return parts.slice(0, -1).some((p) => isSecretFolderName(p));
+}
+
 /** True when any component of `path` is a secret directory, or its last component a secret file name. */
 export function isSecretPath(path: string): boolean {
   const parts = path.split('/').filter(Boolean);

@@ -8,7 +8,7 @@ import { canonicalPath } from '../gate/sandbox.js';
 import { maxLevel } from '../core/levels.js';
 import { isInside } from '../sandbox/contain.js';
 import { Dir, NoFollowError } from '../sandbox/no-follow.js';
-import { isSecretPath } from '../sandbox/secrets.js';
+import { inSecretFolder, isSecretPath } from '../sandbox/secrets.js';
 import { withCredentialsHidden } from './hide.js';
 import { shellQuote } from '../util/shell-quote.js';
 import { clearThroughGate } from './clear.js';
@@ -92,6 +92,8 @@ export function readConcerns(path: string, real: string, launchDir: string, wisp
   // Names inside the project are judged from the project down (a project kept under ~/.config is not a secret).
   const names = [real, path].map((p) => (isInside(p, project) ? relative(project, p) : p));
   if (names.some((n) => isSecretPath(n))) reasons.push('reads a file whose name marks a secret');
+  // A folder named like a secret (`.env/prod`, `secrets/`, `credentials/`): the containment hides it whole (ADR 0101).
+  else if (names.some((n) => inSecretFolder(n))) reasons.push('reads a file in a folder whose name marks a secret');
   if (isGitConfig(real)) reasons.push(GIT_CONFIG);
   return reasons;
 }

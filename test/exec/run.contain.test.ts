@@ -1,7 +1,7 @@
 // A contained (unasked) run, with the real bwrap: read-only everywhere but a private /tmp, no network, home hidden,
 // secrets covered. Each test is named after the attack it stops.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,6 +67,21 @@ describe('a contained run', () => {
     const r = await runCommand('cat .env; wc -c < .env', w.opts());
     expect(r.stdout).not.toContain('hunter2');
     expect(r.stdout.trim()).toBe('0');
+  });
+
+  it('cannot read what is in a folder named like a secret (.env/prod, secrets/, credentials/, a .env.production folder), not even by grep -r (ADR 0101)', async () => {
+    const w = world();
+    rmSync(join(w.project, '.env')); // the world's .env file, to make it a folder here
+    const hidden = ['.env/prod', 'secrets/api.txt', 'credentials/aws', 'deploy/.env.production/db', 'config/.secrets/token'];
+    for (const rel of [...hidden, 'config/app.txt']) {
+      mkdirSync(join(w.project, rel, '..'), { recursive: true });
+      writeFileSync(join(w.project, rel), `PASSWORD=hunter2-${rel}\n`);
+    }
+    const r = await runCommand('grep -r PASSWORD . ; cat secrets/api.txt credentials/aws .env/prod', w.opts());
+    expect(r.stdout).toContain('hunter2-config/app.txt'); // an ordinary folder stays readable
+    for (const rel of hidden) {
+      expect(r.stdout).not.toContain(`hunter2-${rel}`);
+    }
   });
 
   it('cannot reach a listener on 127.0.0.1', async () => {

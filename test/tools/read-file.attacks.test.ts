@@ -92,6 +92,19 @@ describe('read_file: the file judged is the file read', () => {
     expect(said).toMatch(/^error: read not approved/);
   });
 
+  it.each(['.env/prod', 'secrets/api.txt', 'credentials/aws', 'config/.secrets/token', 'private_keys/deploy', 'site.pem/chain'])(
+    'a file in a folder named like a secret (%s) is asked about (ADR 0101)',
+    async (rel) => {
+      const channel = new CountingChannel({ kind: 'declined', reason: 'no' });
+      const { said } = await read(rel, channel, (d) => {
+        mkdirSync(join(d, rel, '..'), { recursive: true });
+        writeFileSync(join(d, rel), 'DB_PASSWORD=hunter2\n');
+      });
+      expect(channel.asked).toHaveLength(1);
+      expect(said).not.toContain('hunter2');
+    },
+  );
+
   it('an ordinary project file with one name is still read unasked', async () => {
     const channel = new CountingChannel({ kind: 'declined', reason: 'no' });
     const { said } = await read('plain.txt', channel, (d) => writeFileSync(join(d, 'plain.txt'), 'hi\n'));
