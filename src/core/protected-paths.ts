@@ -18,6 +18,16 @@ export const PROTECTED_IN_ROOTS: readonly string[] = [
   '.zprofile',
   '.zlogin',
   '.gitconfig',
+  // Version control's own config outside .git (ADR 0101): git's XDG file (config, attributes with filter drivers),
+  // Mercurial's and Jujutsu's repository and user files — each can name a program to run (hooks, a pager, a merge
+  // or diff tool, an alias). Subversion's client keeps none in a working copy.
+  '.config/git',
+  '.config/hg',
+  '.config/jj',
+  '.hgrc',
+  '.hg/hgrc',
+  '.jjconfig.toml',
+  '.jj/repo/config.toml',
   '.envrc',
   '.npmrc',
   '.yarnrc',

@@ -10,7 +10,7 @@ import { ContainmentError, findSecrets, isInside } from './contain.js';
 import { gitDirectories, lstatKind, realDir } from './git-dirs.js';
 
 /** Names in PROTECTED_IN_ROOTS that programs expect to be directories; the rest are files. */
-const DIRECTORY_NAMES = new Set(['.git/hooks', '.ssh', '.vscode', '.idea', '.claude', '.wisp']);
+const DIRECTORY_NAMES = new Set(['.git/hooks', '.ssh', '.vscode', '.idea', '.claude', '.wisp', '.config/git', '.config/hg', '.config/jj']);
 
 /**
  * In each git directory: `hooks` and `config` run code, and `config.worktree` is read as config once a repository
