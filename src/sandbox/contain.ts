@@ -5,6 +5,7 @@ import { homedir, userInfo } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { containedGitConfig } from './git-config.js';
 import { gitDirectories } from './git-dirs.js';
+import { ownerOnlyEntries } from './owner-only.js';
 import { HOME_SECRET_DIRS, isSecretFileName, isSecretFolderName } from './secrets.js';
 
 /** Directories not walked for secret names: large, tool-owned, and rebuilt by tools rather than written by people. */
@@ -140,6 +141,11 @@ export interface ContainPlanInput {
   readonly scratch?: () => string;
   /** Bytes of each private temp dir's tmpfs (ADR 0101); the kernel's default (half the memory) when absent. */
   readonly tmpBytes?: number;
+  /**
+   * Cover the system's files and folders that others may not read (ADR 0101): the run keeps wisp's uid, and as
+   * root it would read root's owner-only files. @default true when wisp runs as root
+   */
+  readonly ownerOnly?: boolean;
 }
 
 function cleanedCopy(scratch: (() => string) | undefined, file: string, n: number): string | undefined {
@@ -206,6 +212,13 @@ export function containedMounts(input: ContainPlanInput): string[] {
   for (const d of HOST_SECRET_DIRS) {
     const r = real(d);
     if (r && isDir(r)) secrets.dirs.push(r);
+  }
+  if (input.ownerOnly ?? process.getuid?.() === 0) {
+    const pathDirs = (input.path ?? '').split(':').filter((d) => d.startsWith('/')).map(real).filter((d): d is string => !!d);
+    const skip = [project, ...homes, ...tmps, ...(wisp ? [wisp] : [])];
+    const found = ownerOnlyEntries(skip, [project, ...(cwd ? [cwd] : []), ...pathDirs]);
+    secrets.dirs.push(...found.dirs);
+    secrets.files.push(...found.files);
   }
   for (const d of new Set(secrets.dirs)) hide(d, 4);
   for (const f of new Set([...secrets.files, ...hostSecretFiles()])) {

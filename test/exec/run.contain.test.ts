@@ -1,12 +1,13 @@
 // A contained (unasked) run, with the real bwrap: read-only everywhere but a private /tmp, no network, home hidden,
 // secrets covered. Each test is named after the attack it stops.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCommand, type RunOptions } from '../../src/exec/run.js';
+import { forgetOwnerOnly } from '../../src/sandbox/owner-only.js';
 import { dirInTmp, dirOutsideTmp, removeAll, runOptions } from './helpers.js';
 
 const made: string[] = [];
@@ -83,6 +84,26 @@ describe('a contained run', () => {
       expect(r.stdout).not.toContain(`hunter2-${rel}`);
     }
   });
+
+  it.runIf(process.getuid?.() === 0)(
+    "as root, cannot read root's owner-only files outside the homes, by name or through a link in the project (ADR 0101)",
+    async () => {
+      const w = world();
+      // Outside the project, the homes and the temp dir, like /etc/ssl/private or a database's data folder.
+      const vault = join(w.base, 'vault');
+      mkdirSync(join(vault, 'locked'), { recursive: true, mode: 0o755 });
+      chmodSync(w.base, 0o755);
+      chmodSync(join(vault, 'locked'), 0o700);
+      writeFileSync(join(vault, 'locked', 'key'), 'LOCKED-KEY\n');
+      writeFileSync(join(vault, 'server.conf'), 'SERVER-PASSWORD\n', { mode: 0o600 });
+      writeFileSync(join(vault, 'public.conf'), 'PUBLIC\n', { mode: 0o644 });
+      symlinkSync(join(vault, 'server.conf'), join(w.project, 'notes.txt'));
+      forgetOwnerOnly();
+      const r = await runCommand(`cat notes.txt ${vault}/locked/key ${vault}/server.conf ${vault}/public.conf`, w.opts());
+      expect(r.stdout).toBe('PUBLIC\n');
+      expect(r.stdout + r.stderr).not.toMatch(/LOCKED-KEY|SERVER-PASSWORD/);
+    },
+  );
 
   it('cannot reach a listener on 127.0.0.1', async () => {
     const w = world();
