@@ -20,7 +20,7 @@ import {
 import { homeDirectories } from '../sandbox/contain.js';
 import { approvedEnv, containedEnv } from '../sandbox/env.js';
 import { restoreWatched } from '../sandbox/protect.js';
-import { pidsCgroup, pidsWrapper, type PidsCgroup } from '../sandbox/limits.js';
+import { approvedLimits, containedLimits, pidsCgroup, pidsWrapper, withoutSizes, type PidsCgroup } from '../sandbox/limits.js';
 import { signalGroup, trackGroup, untrackGroup } from './group.js';
 import { TailBuffer } from './tail.js';
 
@@ -105,6 +105,7 @@ export async function runCommand(line: string, opts: RunOptions): Promise<RunRes
 
   let kind: SandboxKind = 'none';
   let sandboxPath: string | undefined;
+  let boundsTmpfs = true;
   if (opts.sandbox.enabled) {
     const detection = await (opts.detect ?? detectSandbox)();
     if (!detection.works || detection.kind === 'none') {
@@ -115,6 +116,7 @@ export async function runCommand(line: string, opts: RunOptions): Promise<RunRes
     }
     kind = detection.kind;
     sandboxPath = detection.path;
+    boundsTmpfs = detection.boundsTmpfs !== false;
   }
 
   let argv: SandboxCommand;
@@ -132,6 +134,7 @@ export async function runCommand(line: string, opts: RunOptions): Promise<RunRes
         privateTmp: opts.sandbox.privateTmp !== false,
         cwd: opts.cwd,
         sandboxPath,
+        ...(boundsTmpfs ? {} : { limits: withoutSizes(opts.contained ? containedLimits() : approvedLimits()) }),
         ...(opts.contained
           ? { contained: true, homes: homeDirectories(opts.env ?? process.env), path: (opts.env ?? process.env).PATH ?? '' }
           : {}),

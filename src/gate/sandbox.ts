@@ -26,6 +26,8 @@ export interface SandboxDetection {
   readonly isolatesNetwork?: boolean;
   /** Why it does not work: the program is not there, or it is there and failed its trial run. */
   readonly failure?: 'missing' | 'refused';
+  /** False when this bwrap cannot bound a tmpfs (`--size` came with bwrap 0.8; ADR 0101): its temp dirs are then unbounded. */
+  readonly boundsTmpfs?: boolean;
 }
 
 export interface DetectOptions {
@@ -194,10 +196,12 @@ async function probeSandbox(platform: NodeJS.Platform, options: DetectOptions): 
     }
     // Separately, because some hosts allow the other namespaces but not a network one (reported on Ubuntu 24.04).
     const net = await trialRun(path, [...base, '--unshare-net', '--', 'true']);
-    const detail = `bwrap at ${path} works (probe ${trial.ms} ms)`;
-    if (net.ok) return { kind: 'bwrap', path, works: true, isolatesNetwork: true, detail };
+    // An older bwrap (Ubuntu 22.04 has 0.6) has no --size: it would refuse every run that used it.
+    const sized = await trialRun(path, [...base, '--size', String(1024 * 1024), '--tmpfs', '/tmp', '--', 'true']);
+    const detail = `bwrap at ${path} works (probe ${trial.ms} ms)${sized.ok ? '' : ', but cannot bound a tmpfs (no --size)'}`;
+    if (net.ok) return { kind: 'bwrap', path, works: true, isolatesNetwork: true, boundsTmpfs: sized.ok, detail };
     const why = `${detail}, but cannot cut the network: ${net.why}`;
-    return { kind: 'bwrap', path, works: true, isolatesNetwork: false, detail: why };
+    return { kind: 'bwrap', path, works: true, isolatesNetwork: false, boundsTmpfs: sized.ok, detail: why };
   }
   if (platform === 'darwin') {
     // Only the system copy: one found on PATH could be anything.
@@ -375,7 +379,7 @@ function bwrapArgs(
   if (!opts.contained) {
     // bwrap's fresh /dev is a tmpfs of half the memory, writable by root's uid: /dev/shm gets a bounded tmpfs of its
     // own and the rest of /dev is read-only (device nodes such as /dev/null stay writable) (ADR 0101).
-    args.push('--size', String(opts.limits.shmBytes), '--tmpfs', '/dev/shm', '--remount-ro', '/dev');
+    args.push(...sized(opts.limits.shmBytes), '--tmpfs', '/dev/shm', '--remount-ro', '/dev');
   }
   if (opts.contained) {
     args.push(
@@ -387,7 +391,7 @@ function bwrapArgs(
         tmpDirs: ['/tmp', opts.tmpDir],
         ...(opts.path !== undefined ? { path: opts.path } : {}),
         ...(opts.scratch !== undefined ? { scratch: opts.scratch } : {}),
-        tmpBytes: opts.limits.tmpBytes,
+        ...(opts.limits.tmpBytes !== undefined ? { tmpBytes: opts.limits.tmpBytes } : {}),
       }),
     );
     // The filter travels on fd 3 (SandboxCommand.fd3); bwrap loads it just before it runs the shell.
@@ -403,9 +407,8 @@ function bwrapArgs(
   const tmps = privateTmp ? [...new Set(['/tmp', canonicalPath(opts.tmpDir)])].filter((d) => existsSync(d)) : [];
   // With a private temp dir, the host's is not a writable root (passing the launch dir in its place drops it).
   const roots = writableRoots({ ...opts, tmpDir: privateTmp ? opts.launchDir : opts.tmpDir });
-  const size = ['--size', String(opts.limits.tmpBytes)];
   const ops = [
-    ...tmps.map((d) => ({ path: d, rank: 0, args: [...size, '--tmpfs', d] })),
+    ...tmps.map((d) => ({ path: d, rank: 0, args: [...sized(opts.limits.tmpBytes), '--tmpfs', d] })),
     ...roots.map((r) => ({ path: r, rank: 1, args: ['--bind', r, r] })),
   ].sort((a, b) => depth(a.path) - depth(b.path) || a.rank - b.rank);
   for (const o of ops) args.push(...o.args);
@@ -431,6 +434,11 @@ function bwrapArgs(
 
 function depth(path: string): number {
   return path.split('/').filter(Boolean).length;
+}
+
+/** `--size N` for the next tmpfs, or nothing where the bwrap has no --size (ADR 0101). */
+function sized(bytes: number | undefined): string[] {
+  return bytes !== undefined ? ['--size', String(bytes)] : [];
 }
 
 

@@ -13,10 +13,10 @@ import { sleepSync } from '../util/atomic.js';
 const MiB = 1024 * 1024;
 
 export interface RunLimits {
-  /** Bytes of the private /tmp (and temp dir) tmpfs. */
-  readonly tmpBytes: number;
-  /** Bytes of an approved run's /dev/shm tmpfs (a contained run's /dev is read-only). */
-  readonly shmBytes: number;
+  /** Bytes of the private /tmp (and temp dir) tmpfs; undefined: the kernel's default (a bwrap without --size). */
+  readonly tmpBytes?: number;
+  /** Bytes of an approved run's /dev/shm tmpfs (a contained run's /dev is read-only); undefined as above. */
+  readonly shmBytes?: number;
   /** RLIMIT_DATA of each process, in KiB (`ulimit -d`); undefined: none. */
   readonly dataKiB?: number;
   /** Processes and threads at once, where a pids cgroup can be made. */
@@ -39,6 +39,11 @@ export function containedLimits(): RunLimits {
 export function approvedLimits(): RunLimits {
   const quarter = Math.max(256 * MiB, Math.floor(totalmem() / 4 / MiB) * MiB);
   return { tmpBytes: quarter, shmBytes: Math.max(64 * MiB, Math.floor(quarter / 2 / MiB) * MiB), pids: 4096 };
+}
+
+/** The limits without the tmpfs sizes, for a bwrap that has no --size (older than 0.8). */
+export function withoutSizes(limits: RunLimits): RunLimits {
+  return { pids: limits.pids, ...(limits.dataKiB !== undefined ? { dataKiB: limits.dataKiB } : {}) };
 }
 
 /** A run's own pids cgroup: spawn through {@link pidsWrapper} so every process of the run starts inside it. */

@@ -1,9 +1,10 @@
 // What one run may take of the machine (ADR 0101 part 2), with the real bwrap: a run that fills its temp folder,
 // allocates without end or forks without end ends with a clear message, and wisp runs the next command as before.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatRunResult, runCommand, type RunOptions } from '../../src/exec/run.js';
+import { detectSandbox } from '../../src/gate/sandbox.js';
 import { containedLimits, pidsCgroup } from '../../src/sandbox/limits.js';
 import { dirOutsideTmp, removeAll, runOptions } from './helpers.js';
 
@@ -36,7 +37,7 @@ describe('a contained run', () => {
     const r = await runCommand('yes > /tmp/x; echo "status $?"; du -m /tmp/x | cut -f1', w.opts({ timeoutMs: 30_000 }));
     expect(r.stderr).toMatch(/No space left on device/);
     const mib = Number(r.stdout.trim().split('\n').at(-1));
-    expect(mib).toBeLessThanOrEqual(containedLimits().tmpBytes / 1024 / 1024);
+    expect(mib).toBeLessThanOrEqual(containedLimits().tmpBytes! / 1024 / 1024);
     expect(mib).toBeGreaterThan(100);
   }, 40_000);
 
@@ -93,5 +94,22 @@ describe('an approved run', () => {
     expect(shm).toBe(approvedLimits().shmBytes);
     expect(r.stdout).toContain('DEV-RO');
     expect(r.stdout).toContain('NULL-OK');
+  });
+});
+
+describe('a bwrap older than 0.8 (no --size)', () => {
+  it('is found to work without bounding a tmpfs, and runs contained and approved lines instead of refusing each', async () => {
+    const w = world(true);
+    const fake = join(w.project, '..', 'old-bwrap');
+    // Refuses --size as bwrap 0.6 does, and is the real bwrap otherwise.
+    writeFileSync(fake, '#!/bin/sh\nfor a in "$@"; do [ "$a" = --size ] && { echo "bwrap: Unknown option --size" >&2; exit 1; }; done\nexec /usr/bin/bwrap "$@"\n');
+    chmodSync(fake, 0o755);
+    const detection = await detectSandbox({ bwrapPath: fake, fresh: true });
+    expect(detection).toMatchObject({ works: true, boundsTmpfs: false });
+    const detect = (): Promise<typeof detection> => Promise.resolve(detection);
+    const contained = await runCommand('cat README.md', w.opts({ detect }));
+    expect(contained).toMatchObject({ exitStatus: 0, stdout: 'readme\n' });
+    const approved = await runCommand('echo ok > made.txt && cat made.txt', w.opts({ detect, contained: false }));
+    expect(approved).toMatchObject({ exitStatus: 0, stdout: 'ok\n' });
   });
 });
