@@ -130,6 +130,9 @@ function withReadRules(analysis: LineAnalysis, concerns: readonly string[]): Lin
   return { ...analysis, parts, level: parts.reduce((l, p) => maxLevel(l, p.level), analysis.level) };
 }
 
+/** How far into a file read_file scans for the lines asked for. */
+export const READ_SCAN_BYTES = 256 * 1024 * 1024;
+
 /** How much of one line is kept: a line longer than a page is cut anyway, so the rest is never held in memory. */
 const LINE_KEEP_BYTES = READ_PAGE_BYTES * 2;
 
@@ -137,7 +140,13 @@ const LINE_KEEP_BYTES = READ_PAGE_BYTES * 2;
  * Lines from `offset`, numbered, stopping at `limit` lines or 4 KiB. Linear in the file's size whatever its shape:
  * bytes are scanned for newlines once, lines before `offset` are not kept, and of a long line only its head is.
  */
-export async function readPage(source: string | FileHandle, offset: number, limit: number, path = String(source)): Promise<string> {
+export async function readPage(
+  source: string | FileHandle,
+  offset: number,
+  limit: number,
+  path = String(source),
+  maxScan = READ_SCAN_BYTES,
+): Promise<string> {
   const handle = typeof source === 'string' ? await open(source, 'r') : source;
   try {
     const chunk = Buffer.alloc(65536);
@@ -174,6 +183,13 @@ export async function readPage(source: string | FileHandle, offset: number, limi
       headBytes += part.length;
     };
     for (;;) {
+      // A file of many gigabytes with no newline (or an offset deep in it) kept the call busy for minutes: stop
+      // with words the model can act on (ADR 0101).
+      if (position >= maxScan) {
+        // The line under way, if it is the first asked for, is shown cut, as it would be at the end of the file.
+        if (pending && taken === 0 && lineNo + 1 >= offset) push();
+        return `${out}[stopped: read_file looks at most at the first ${Math.round(maxScan / 1024 / 1024)} MiB of a file, and the lines asked for lie past it or the line is longer; read further with a command (tail, sed -n)]`;
+      }
       const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
       if (bytesRead === 0) break;
       position += bytesRead;

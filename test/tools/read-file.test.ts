@@ -21,6 +21,18 @@ describe('readPage', () => {
     expect(Buffer.byteLength(page)).toBeLessThanOrEqual(4096 + 64);
   });
 
+  it('stops after a bounded scan of a huge file with words to act on, not minutes later (ADR 0101)', async () => {
+    const flat = join(base, 'huge-flat.txt');
+    writeFileSync(flat, 'a'.repeat(1 << 20));
+    const first = await readPage(flat, 1, 200, flat, 256 * 1024);
+    expect(first).toMatch(/^1\ta+ …\[line cut at 4 KiB\]\n\[stopped: read_file looks at most at the first 0 MiB/);
+    const lines = join(base, 'huge-lines.txt');
+    writeFileSync(lines, 'line\n'.repeat(1 << 18));
+    const deep = await readPage(lines, 200_000, 10, lines, 256 * 1024);
+    expect(deep).toMatch(/^\[stopped: .*read further with a command \(tail, sed -n\)\]$/);
+    expect(await readPage(lines, 2, 1, lines, 256 * 1024)).toBe('2\tline\n[more: call again with offset 3]');
+  });
+
   it('finds a line after a very long one by offset', async () => {
     const file = join(base, 'long-then-short.txt');
     writeFileSync(file, 'x'.repeat(3_000_000) + '\nsecond\nthird\n');
