@@ -28,7 +28,7 @@ export const readFileTool: WispTool<typeof schema> = {
     'Read a text file as numbered lines, one page at a time. A page ends with "[more: call again with offset N]" ' +
     'or "[end of file]". Reading credentials or secrets needs the operator\'s approval.',
   schema,
-  limits: ['pages of at most 4 KiB', 'text files only (a NUL byte refuses the file)'],
+  limits: ['pages of at most 4 KiB', 'text files only (a NUL byte refuses the file)', 'looks at the first 256 MiB of a file only'],
   example: 'What does README.md say about installation? Use read_file.',
   async run(args, ctx): Promise<ToolOutput> {
     const path = resolve(ctx.launchDir, args.path);
