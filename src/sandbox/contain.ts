@@ -216,7 +216,8 @@ export function containedMounts(input: ContainPlanInput): string[] {
   if (input.ownerOnly ?? process.getuid?.() === 0) {
     const pathDirs = (input.path ?? '').split(':').filter((d) => d.startsWith('/')).map(real).filter((d): d is string => !!d);
     const skip = [project, ...homes, ...tmps, ...(wisp ? [wisp] : [])];
-    const found = ownerOnlyEntries(skip, [project, ...(cwd ? [cwd] : []), ...pathDirs]);
+    // The working directory only when outside the project: it would make each call's walk a new one to reuse.
+    const found = ownerOnlyEntries(skip, [project, ...(cwd && !isInside(cwd, project) ? [cwd] : []), ...pathDirs]);
     secrets.dirs.push(...found.dirs);
     secrets.files.push(...found.files);
   }
