@@ -71,6 +71,18 @@ describe('a contained run', () => {
     expect(formatRunResult(r)).toMatch(/limit reached: the run may have 512 processes/);
   }, 30_000);
 
+  it.runIf(capped)('cannot leave its pids cgroup: the cgroup files are read-only inside, contained or approved', async () => {
+    const w = world(true);
+    // The hierarchy's root, v1 or unified: moving there would leave the cap.
+    const line =
+      'for f in /sys/fs/cgroup/pids/cgroup.procs /sys/fs/cgroup/cgroup.procs; do echo $$ 2>/dev/null > $f && echo LEFT; done; grep -q wisp-run- /proc/self/cgroup && echo STILL-IN';
+    for (const contained of [true, false]) {
+      const r = await runCommand(line, w.opts({ contained }));
+      expect(r.stdout).not.toContain('LEFT');
+      expect(r.stdout).toContain('STILL-IN');
+    }
+  });
+
   it.runIf(capped)('a fork bomb ends with the timeout and the cap named, and the next run works', async () => {
     const w = world(true);
     const r = await runCommand('b() { b | b & }; b; sleep 60', w.opts({ timeoutMs: 6000, killGraceMs: 200 }));
