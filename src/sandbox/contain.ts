@@ -217,7 +217,8 @@ export function containedMounts(input: ContainPlanInput): string[] {
     const pathDirs = (input.path ?? '').split(':').filter((d) => d.startsWith('/')).map(real).filter((d): d is string => !!d);
     const skip = [project, ...homes, ...tmps, ...(wisp ? [wisp] : [])];
     // The working directory only when outside the project: it would make each call's walk a new one to reuse.
-    const found = ownerOnlyEntries(skip, [project, ...(cwd && !isInside(cwd, project) ? [cwd] : []), ...pathDirs]);
+    const cacheFile = wisp && wisp !== '/' ? join(wisp, 'sandbox', 'owner-only.json') : undefined;
+    const found = ownerOnlyEntries(skip, [project, ...(cwd && !isInside(cwd, project) ? [cwd] : []), ...pathDirs], cacheFile);
     secrets.dirs.push(...found.dirs);
     secrets.files.push(...found.files);
   }
