@@ -120,7 +120,7 @@ function shellArgs(line: string): string[] {
 function initArgs(shell: string, line: string, limits: RunLimits): string[] {
   // The data limit, soft and hard, before anything of the command's starts (ADR 0101); digits only.
   const data = limits.dataKiB !== undefined ? `ulimit -d ${Math.floor(limits.dataKiB)}; ` : '';
-  return ['-c', `${CLOSE_INHERITED}${data}"$0" -c -- "$1" & wait "$!" 2>/dev/null`, shell, line];
+  return ['-c', `${CLOSE_INHERITED}${OOM_FIRST}${data}"$0" -c -- "$1" & wait "$!" 2>/dev/null`, shell, line];
 }
 
 /**
@@ -130,6 +130,12 @@ function initArgs(shell: string, line: string, limits: RunLimits): string[] {
  * descriptor whose number is in a variable, so only digits reach it (an unmatched glob would be a word to run).
  */
 const CLOSE_INHERITED = 'for f in /proc/self/fd/*; do n=${f##*/}; case $n in ""|0|1|2|*[!0-9]*) ;; *) eval "exec $n>&-" 2>/dev/null;; esac; done; ';
+
+/**
+ * When the machine runs out of memory, the kernel's OOM killer takes the run's processes first, not wisp, the
+ * person's editor or another session (ADR 0101). Raising one's own score needs no privilege; children inherit it.
+ */
+const OOM_FIRST = 'echo 1000 > /proc/self/oom_score_adj 2>/dev/null; ';
 
 const BWRAP_CANDIDATES = ['/usr/bin/bwrap', '/usr/local/bin/bwrap', '/bin/bwrap', '/run/current-system/sw/bin/bwrap'];
 const SANDBOX_EXEC = '/usr/bin/sandbox-exec';

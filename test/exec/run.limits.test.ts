@@ -109,6 +109,17 @@ describe('an approved run', () => {
   });
 });
 
+describe('when the machine runs out of memory', () => {
+  it("the OOM killer takes a run's processes first, not wisp: their score is raised to the most, contained or approved", async () => {
+    const w = world(true);
+    for (const contained of [true, false]) {
+      const r = await runCommand('cat /proc/self/oom_score_adj; sh -c "cat /proc/self/oom_score_adj"', w.opts({ contained }));
+      expect(r.stdout).toBe('1000\n1000\n');
+    }
+    expect(Number((await import('node:fs')).readFileSync('/proc/self/oom_score_adj', 'utf8'))).toBeLessThan(1000);
+  });
+});
+
 describe('a bwrap older than 0.8 (no --size)', () => {
   it('is found to work without bounding a tmpfs, and runs contained and approved lines instead of refusing each', async () => {
     const w = world(true);

@@ -119,10 +119,10 @@ describe('sandboxArgv for bwrap', () => {
     const { file, args } = sandboxArgv('bwrap', { ...fixture(), sandboxPath: '/opt/bwrap' }, '-e x');
     expect(file).toBe('/opt/bwrap');
     // The init (pid 1, --as-pid-1) starts "$0" -c -- "$1": the same argv as an unsandboxed run.
-    // It first closes the descriptors wisp inherited (ADR 0098).
+    // It first closes the descriptors wisp inherited (ADR 0098) and offers the run to the OOM killer first (ADR 0101).
     const [dashes, shell, c, init, zero, line] = args.slice(-6);
     expect([dashes, shell, c, zero, line]).toEqual(['--', '/bin/bash', '-c', '/bin/bash', '-e x']);
-    expect(init).toMatch(/^for f in \/proc\/self\/fd\/\*; .*; done; "\$0" -c -- "\$1" & wait "\$!" 2>\/dev\/null$/);
+    expect(init).toMatch(/^for f in \/proc\/self\/fd\/\*; .*; done; echo 1000 > \/proc\/self\/oom_score_adj 2>\/dev\/null; "\$0" -c -- "\$1" & wait "\$!" 2>\/dev\/null$/);
     expect(args).toContain('--as-pid-1');
   });
 
