@@ -5,7 +5,7 @@
 // RLIMIT_NPROC is no substitute: it counts every process of the uid, not of the run, and uid 0 is exempt from it.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { totalmem } from 'node:os';
 import { join } from 'node:path';
 import { sleepSync } from '../util/atomic.js';
@@ -86,10 +86,39 @@ function cgroupBase(): string | undefined {
     probe.remove();
     if (moved.status === 0) {
       base = dir;
+      sweepLeftovers(dir);
       break;
     }
   }
   return base;
+}
+
+/** Removes the empty cgroups of wisps that are gone (one killed during a run leaves its own behind). */
+function sweepLeftovers(dir: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = /^wisp-run-(\d+)-[0-9a-f]+$/.exec(name)?.[1];
+    if (pid === undefined || alive(Number(pid))) continue;
+    try {
+      rmdirSync(join(dir, name)); // refused while a process is still in it
+    } catch {
+      // busy or gone
+    }
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 function make(dir: string, max: number): PidsCgroup | undefined {

@@ -83,6 +83,20 @@ describe('a contained run', () => {
     }
   });
 
+  it.runIf(capped)("the empty cgroup of a wisp killed during a run is removed by the next wisp's first run", async () => {
+    const dir = (await import('node:child_process')).execFileSync(
+      process.execPath,
+      ['--import', 'tsx', '-e', "import('./src/sandbox/limits.ts').then((m) => { const g = m.pidsCgroup(8); console.log(g.procs); })"],
+      { encoding: 'utf8' },
+    ).trim();
+    // That process is gone and never removed its cgroup; a fresh process (a vitest worker's first run) sweeps it.
+    const group = join(dir, '..');
+    const { existsSync } = await import('node:fs');
+    expect(existsSync(group)).toBe(true);
+    (await import('node:child_process')).execFileSync(process.execPath, ['--import', 'tsx', '-e', "import('./src/sandbox/limits.ts').then((m) => m.pidsCgroup(8)?.remove())"]);
+    expect(existsSync(group)).toBe(false);
+  });
+
   it.runIf(capped)('a fork bomb ends with the timeout and the cap named, and the next run works', async () => {
     const w = world(true);
     const r = await runCommand('b() { b | b & }; b; sleep 60', w.opts({ timeoutMs: 6000, killGraceMs: 200 }));
