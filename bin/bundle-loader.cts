@@ -8,7 +8,7 @@ import { isAscii } from 'node:buffer';
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
 
@@ -106,6 +106,8 @@ export function chatBundle(entry: string): string | undefined {
 /** Where a cache may live, in order: beside the bundle, then $WISP_HOME/cache (~/.wisp/cache). */
 function cachePlaces(dist: string): string[] {
   const fromEnv = process.env.WISP_HOME;
+  // A relative WISP_HOME is refused by main (ADR 0102): no cache is read from or written to a folder it names.
+  if (fromEnv && fromEnv.length > 0 && !isAbsolute(fromEnv)) return [join(dist, 'cache')];
   const home = fromEnv && fromEnv.length > 0 ? resolve(fromEnv) : join(homedir(), '.wisp');
   return [join(dist, 'cache'), join(home, 'cache')];
 }

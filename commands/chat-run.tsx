@@ -34,14 +34,14 @@ export async function runChat(flags: ChatFlags): Promise<number> {
   const notes: EntryBody[] = loaded.warnings.map((text) => ({ kind: 'error', text }));
   // The chat is the person's own terminal, so its dialog is the whole of the terminal channel: no queue leg is
   // raced beside it (ADR 0007). `--escalation queue` files requests instead, and this chat shows those too.
-  const channel = resolveChannel({
+  const { channel, notice, notUsed } = resolveChannel({
     ...(flags.yes ? { yes: true } : {}),
     ...(flags.escalation !== undefined ? { flag: flags.escalation } : {}),
     ...(loaded.config.escalation.channel ? { configured: loaded.config.escalation.channel } : {}),
-    allowed: ['terminal', 'queue', 'auto', 'deny'],
-    fallback: 'terminal',
     face: 'wisp chat',
   });
+  // In the transcript, where this chat's other start-up notes are: its stderr is the screen Ink draws on.
+  if (notice) notes.push({ kind: 'error', text: notice });
   // No model configured: Ollama if it answers, else a GGUF in $WISP_HOME/models, else offer the download (ADR 0051).
   let modelSpec = flags.model;
   if (!modelConfigured(flags.model, loaded.config)) {
@@ -59,7 +59,7 @@ export async function runChat(flags: ChatFlags): Promise<number> {
   const initial: EntryBody[] = [...(resume ? [...resume.chat.shown, ...resume.notes] : []), ...notes];
   if (history.warning) initial.push({ kind: 'error', text: history.warning });
   // Everything below the input line starts now, behind it; a prompt sent meanwhile waits in the App's queue.
-  const started = startSession({ flags, cwd, home, loaded, channel, store, feed, resume, ...(modelSpec ? { modelSpec } : {}) });
+  const started = startSession({ flags, cwd, home, loaded, channel, store, feed, resume, ...(modelSpec ? { modelSpec } : {}), ...(notUsed ? { notUsed } : {}) });
   const engine = new DeferredEngine(
     started.then((s) => s.engine),
     { model: modelSpec ?? 'starting', channel, sandbox: 'starting…', sandboxOk: true },
@@ -120,11 +120,13 @@ interface StartOptions {
   readonly feed: Feed;
   readonly resume: Resumed | undefined;
   readonly modelSpec?: string;
+  /** Config `escalation.channel`, when this chat could not use it. */
+  readonly notUsed?: ChannelName;
 }
 
 /** Opens the session and what watches it; the modules it needs are imported here, after the first frame. */
 async function startSession(o: StartOptions): Promise<Started> {
-  const { flags, cwd, home, loaded, channel, store, feed, resume, modelSpec } = o;
+  const { flags, cwd, home, loaded, channel, store, feed, resume, modelSpec, notUsed } = o;
   const [{ initParser }, { openSession }, { SessionEngine }, { QueueWatch }, { RevocationWatch }, { TerminalChannel }] = await Promise.all([
     import('../src/gate/parse.js'),
     import('../src/session/session.js'),
@@ -141,6 +143,7 @@ async function startSession(o: StartOptions): Promise<Started> {
     home,
     config: loaded.config,
     channel,
+    ...(notUsed ? { channelNotUsed: notUsed } : {}),
     ...(channel === 'terminal' ? { faceChannel: () => new TerminalChannel(store) } : {}),
     client: 'chat',
     warn: (text) => notes.push({ kind: 'error', text }),

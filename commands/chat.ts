@@ -2,7 +2,7 @@
 // model needs them (design.md §2 `terminal`, §5). Ink and React load only when the command runs.
 import type { Command } from 'commander';
 import { UsageError } from '../src/core/errors.js';
-import { collect } from './options.js';
+import { channelFromFlags, collect } from './options.js';
 import type { ChatFlags } from './chat-flags.js';
 
 export function register(program: Command): void {
@@ -28,6 +28,8 @@ export function register(program: Command): void {
     )
     .action(async (flags: ChatFlags) => {
       if (flags.resume !== undefined && flags.continue) throw new UsageError('--resume and --continue cannot be used together');
+      // The flags first: a channel the chat cannot use is the error to fix, whether or not this is a terminal.
+      channelFromFlags({ ...(flags.yes ? { yes: true } : {}), ...(flags.escalation !== undefined ? { flag: flags.escalation } : {}), face: 'wisp chat' });
       if (!process.stdin.isTTY) {
         throw new UsageError(
           'wisp chat needs a terminal: standard input is not a TTY. For a piped or scripted prompt use wisp respond ' +

@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { VERSION } from '../src/core/version.js';
 import { WispError } from '../src/core/errors.js';
 import { visible } from '../src/core/visible.js';
+import { wispHomeProblem } from '../src/core/paths.js';
 import { SUBCOMMANDS, registerAll } from './index.js';
 import { nearestCommand, typoMessage, usageLine } from './usage.js';
 
@@ -32,6 +33,12 @@ export async function main(argv: string[]): Promise<number> {
     args = ['respond', ...argv];
   } else if (first === undefined && !process.stdin.isTTY) {
     args = ['respond'];
+  }
+  // A relative WISP_HOME is refused before any command reads or writes a file (ADR 0102); help still answers.
+  const home = wispHomeProblem();
+  if (home !== undefined && !args.some((a) => a === '-h' || a === '--help') && args[0] !== 'help' && args.length > 0) {
+    process.stderr.write(`wisp: ${shownError(home)}\n`);
+    return 64;
   }
   // Only the subcommand that runs is loaded (its own --help included); `wisp`, `wisp --help`, `wisp help …` load all.
   await registerAll(program, args[0]);

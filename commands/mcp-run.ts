@@ -21,14 +21,13 @@ export async function runMcp(flags: McpFlags): Promise<number> {
   const warn = (m: string) => process.stderr.write(`wisp: ${m}\n`);
   const loaded = loadConfig({ home, cwd });
   loaded.warnings.forEach(warn);
-  const channel = resolveChannel({
+  const { channel, notice, notUsed } = resolveChannel({
     ...(flags.yes ? { yes: true } : {}),
     ...(flags.escalation !== undefined ? { flag: flags.escalation } : {}),
     ...(loaded.config.escalation.channel ? { configured: loaded.config.escalation.channel } : {}),
-    allowed: ['elicitation', 'result', 'queue', 'auto', 'deny'],
-    fallback: 'elicitation',
     face: 'wisp mcp',
   });
+  if (notice) warn(notice);
   const server = await createWispMcp({
     config: loaded.config,
     channel,
@@ -40,6 +39,7 @@ export async function runMcp(flags: McpFlags): Promise<number> {
         home,
         config: loaded.config,
         channel,
+        ...(notUsed ? { channelNotUsed: notUsed } : {}),
         client: 'mcp',
         warn,
         ...(faceChannel ? { faceChannel } : {}),

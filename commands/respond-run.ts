@@ -32,14 +32,13 @@ export async function runRespond(words: string[], flags: RespondFlags): Promise<
   const home = wispHome();
   const loaded = loadConfig({ home, cwd });
   loaded.warnings.forEach((w) => process.stderr.write(`wisp: ${w}\n`));
-  const channel = resolveChannel({
+  const { channel, notice, notUsed } = resolveChannel({
     ...(flags.yes ? { yes: true } : {}),
     ...(flags.escalation !== undefined ? { flag: flags.escalation } : {}),
     ...(loaded.config.escalation.channel ? { configured: loaded.config.escalation.channel } : {}),
-    allowed: ['deny', 'auto', 'queue'],
-    fallback: 'deny',
     face: 'wisp respond',
   });
+  if (notice) process.stderr.write(`wisp: ${notice}\n`);
   // One turn, then exit: keep the parser's wasm on V8's baseline compiler, as `wisp check` does (ADR 0012, 0030).
   // Otherwise V8 starts optimising the grammar after the first few parses, and the process waits seconds for that
   // background work before it can exit, long after the reply was printed.
@@ -50,6 +49,7 @@ export async function runRespond(words: string[], flags: RespondFlags): Promise<
     home,
     config: loaded.config,
     channel,
+    ...(notUsed ? { channelNotUsed: notUsed } : {}),
     client: 'respond',
     ...(flags.model ? { modelSpec: flags.model } : {}),
     defaultOrder: true,

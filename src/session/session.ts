@@ -39,6 +39,8 @@ export interface SessionOptions {
   readonly defaultOrder?: boolean;
   /** The channel's name, already resolved by the face (flag > config > the face's default). */
   readonly channel: ChannelName;
+  /** Config `escalation.channel` when the face could not use it and took its default instead (ADR 0102): audited. */
+  readonly channelNotUsed?: ChannelName;
   /** The face's own channel (the chat dialog, MCP elicitation); required for `terminal` and `elicitation`. */
   readonly faceChannel?: FaceChannel;
   readonly toolNames?: readonly string[];
@@ -188,6 +190,7 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
       model: model.id,
       tools: tools.map((t) => t.name),
       channel: channel.name,
+      ...(opts.channelNotUsed ? { channelConfigured: opts.channelNotUsed } : {}),
       sandbox: { enabled: config.sandbox.enabled, kind: sandbox.kind, works: sandbox.works },
       network: config.sandbox.allowNetwork,
       threshold: config.approval.threshold,
