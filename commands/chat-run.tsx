@@ -127,7 +127,7 @@ interface StartOptions {
 /** Opens the session and what watches it; the modules it needs are imported here, after the first frame. */
 async function startSession(o: StartOptions): Promise<Started> {
   const { flags, cwd, home, loaded, channel, store, feed, resume, modelSpec, notUsed } = o;
-  const [{ initParser }, { openSession }, { SessionEngine }, { QueueWatch }, { RevocationWatch }, { TerminalChannel }] = await Promise.all([
+  const [{ initParser }, { openSession, exitReason }, { SessionEngine }, { QueueWatch }, { RevocationWatch }, { TerminalChannel }] = await Promise.all([
     import('../src/gate/parse.js'),
     import('../src/session/session.js'),
     import('../ui/engine.js'),
@@ -151,6 +151,8 @@ async function startSession(o: StartOptions): Promise<Started> {
     ...(flags.tool && flags.tool.length ? { toolNames: flags.tool } : {}),
     ...(flags.tools === false ? { noTools: true } : {}),
   });
+  // A closed terminal or SIGTERM ends the process from main: the session still ends, settling a dialog left open.
+  process.once('exit', (status) => session.end(exitReason(status)));
 
   try {
     const revocations = new RevocationWatch({

@@ -4,6 +4,7 @@ import { VERSION } from '../src/core/version.js';
 import { WispError } from '../src/core/errors.js';
 import { visible } from '../src/core/visible.js';
 import { wispHomeProblem } from '../src/core/paths.js';
+import { terminate } from './signals.js';
 import { SUBCOMMANDS, registerAll } from './index.js';
 import { nearestCommand, typoMessage, usageLine } from './usage.js';
 
@@ -43,9 +44,10 @@ export async function main(argv: string[]): Promise<number> {
   // Only the subcommand that runs is loaded (its own --help included); `wisp`, `wisp --help`, `wisp help …` load all.
   await registerAll(program, args[0]);
 
-  // Turn termination signals into an orderly exit, so 'exit' hooks kill the process groups of running commands.
-  process.once('SIGTERM', () => process.exit(143));
-  process.once('SIGHUP', () => process.exit(129));
+  // Turn termination signals into an orderly exit, so 'exit' hooks kill the process groups of running commands and
+  // end the session, its waiting escalations settled and audited (commands/signals.ts, ADR 0102).
+  process.once('SIGTERM', () => terminate('SIGTERM'));
+  process.once('SIGHUP', () => terminate('SIGHUP'));
   try {
     await program.parseAsync(args, { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : 0;

@@ -6,6 +6,7 @@ import { createWispMcp } from '../src/mcp/server.js';
 import { wispHome } from '../src/core/paths.js';
 import { openSession } from '../src/session/session.js';
 import { resolveChannel } from './options.js';
+import { onTermination } from './signals.js';
 
 export interface McpFlags {
   model?: string;
@@ -55,7 +56,8 @@ export async function runMcp(flags: McpFlags): Promise<number> {
     transport.onclose = () => resolve('disconnected');
     process.stdin.once('end', () => resolve('done'));
     process.stdin.once('close', () => resolve('done'));
-    process.once('SIGTERM', () => resolve('terminated'));
+    // SIGTERM and SIGHUP reach main first (commands/signals.ts): it hands them here, so the threads end in order.
+    onTermination((signal) => resolve(signal === 'SIGTERM' ? 'terminated' : 'hangup'));
     process.once('SIGINT', () => resolve('interrupted'));
   });
   await server.connect(transport);

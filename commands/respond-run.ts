@@ -3,7 +3,7 @@ import { setFlagsFromString } from 'node:v8';
 import { safeJson } from '../src/core/safe-json.js';
 import { parserReady } from '../src/gate/parse.js';
 import { loadConfig } from '../src/config/load.js';
-import { openSession } from '../src/session/session.js';
+import { exitReason, openSession } from '../src/session/session.js';
 import { wispHome } from '../src/core/paths.js';
 import { UsageError } from '../src/core/errors.js';
 import { visible } from '../src/core/visible.js';
@@ -57,6 +57,8 @@ export async function runRespond(words: string[], flags: RespondFlags): Promise<
     ...(flags.tools === false ? { noTools: true } : {}),
   });
   const spinner = new Spinner(!flags.json && process.stderr.isTTY === true);
+  // However the process ends (SIGTERM, a closed terminal), the session ends with it: what waits is settled (ADR 0102).
+  process.once('exit', (status) => session.end(exitReason(status)));
   process.once('SIGINT', () => {
     spinner.stop();
     session.end('interrupted');

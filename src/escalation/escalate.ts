@@ -62,6 +62,24 @@ export interface EscalateRequest {
   readonly keep?: (scope: Scope) => KeptApproval;
 }
 
+/** An escalation between its request and its settlement, so the end of its session can settle it (ADR 0102). */
+interface InFlight {
+  readonly session: string;
+  /** Settles it now as abandoned, once (its id; undefined when it already was); its channel's later answer is not taken. */
+  abandon(reason: string): string | undefined;
+}
+const inFlight = new Set<InFlight>();
+
+/**
+ * Settles, synchronously, every escalation of `session` still waiting for an answer: `*.decided` (denied or declined)
+ * and `escalation.settled` `abandoned` with `reason`, written now — a process that is ending (a closed terminal,
+ * SIGTERM, Ctrl+C in `wisp respond`) would otherwise leave a request in the audit log that nothing ever decided.
+ * Whatever its channel answers later is not taken: the escalation comes back declined. Returns their ids.
+ */
+export function abandonInFlight(session: string, reason: string): string[] {
+  return [...inFlight].flatMap((f) => (f.session === session ? (f.abandon(reason) ?? []) : []));
+}
+
 /** Raises one escalation and settles it. Throws only when the audit log cannot be written (the caller fails closed). */
 export async function escalate(req: EscalateRequest): Promise<Escalated> {
   const { escalation: e, channel, audit, ctx } = req;
@@ -83,12 +101,30 @@ export async function escalate(req: EscalateRequest): Promise<Escalated> {
   };
   let raised: EscalationOutcome;
   let threw: string | undefined;
+  let abandoned: string | undefined;
+  const entry: InFlight = {
+    session: ctx.session,
+    abandon(reason) {
+      if (abandoned !== undefined) return undefined;
+      abandoned = reason;
+      try {
+        settler(audit, ctx, e, escalationId, route).declined('cancelled', reason, 'abandoned');
+      } catch {
+        /* the audit failure is reported where the write path broke; the escalation stays refused */
+      }
+      return escalationId;
+    },
+  };
+  inFlight.add(entry);
   try {
     raised = await channel.raise(e, raiseCtx);
   } catch (err) {
     threw = err instanceof Error ? err.message : String(err);
     raised = { kind: 'declined', reason: `${e.verb} request failed: ${threw}` };
+  } finally {
+    inFlight.delete(entry);
   }
+  if (abandoned !== undefined) return { escalationId, outcome: { kind: 'declined', cause: 'cancelled', reason: abandoned }, via: route, settled: 'abandoned' };
   const via = raised.via ?? route;
   const settle = settler(audit, ctx, e, escalationId, via);
   const noOperator = via === 'deny' || via === 'auto';

@@ -214,10 +214,18 @@ export async function createWispMcp(opts: WispMcpOptions): Promise<WispMcp> {
       tasks.cancelAll('the server is shutting down');
       tasks.clear();
       threads.abortAll('the server is shutting down');
-      threads.dropAll('shutdown');
+      threads.dropAll('shutdown', SHUTDOWN_WORDS[reason] ?? `wisp mcp shut down (${reason})`);
       session.end(reason);
       await mcp.close().catch(() => undefined);
     },
   };
 }
 
+/** Why the server closed, by the reason `wisp mcp` gives, for the escalations its threads leave waiting (ADR 0102). */
+const SHUTDOWN_WORDS: Readonly<Record<string, string>> = {
+  done: 'the MCP client disconnected (its end of standard input closed)',
+  disconnected: 'the MCP client disconnected',
+  terminated: 'wisp mcp was stopped (SIGTERM)',
+  interrupted: 'wisp mcp was interrupted (SIGINT)',
+  hangup: 'the terminal of wisp mcp was closed (SIGHUP)',
+};

@@ -2,7 +2,7 @@
 // side by side. Beyond `mcp.maxThreads` the least recently used idle thread is dropped (`session.end` evicted).
 // Each thread is an audit session of its own whose `session.start` names the server's session as its parent.
 import type { AuditContext } from '../audit/kinds.js';
-import { settleAbandoned } from '../escalation/escalate.js';
+import { abandonInFlight, settleAbandoned } from '../escalation/escalate.js';
 import type { ChannelName } from '../core/channels.js';
 import type { Conversation } from '../session/conversation.js';
 import type { Session } from '../session/session.js';
@@ -118,12 +118,14 @@ export class ThreadManager {
    * Drops a thread: its running calls are withdrawn, its pending ids can never be redeemed, and its audit session
    * ends with `reason`. Returns the dropped pending ids, or undefined for an unknown thread.
    */
-  drop(id: string, reason: 'closed' | 'evicted' | 'shutdown'): string[] | undefined {
+  drop(id: string, reason: 'closed' | 'evicted' | 'shutdown', why?: string): string[] | undefined {
     const thread = this.threads.get(id);
     if (!thread) return undefined;
     this.threads.delete(id);
+    // What its running calls still wait for is settled now, saying why (ADR 0102): the withdrawn calls' own
+    // settlement comes later, after this thread's session.end, and would only say "cancelled".
+    const dropped: string[] = abandonInFlight(thread.ctx.session, `${why ?? THREAD_ENDED[reason]} before an answer came`);
     for (const c of thread.controllers) c.abort(new Error(`thread ${id} ${reason}`));
-    const dropped: string[] = [];
     const settle = (escalationId: string, verb: 'approval' | 'inquiry', channel: ChannelName) => {
       dropped.push(escalationId);
       settleAbandoned(this.session.audit, thread.ctx, { escalationId, verb, channel }, `thread ${reason}`);
@@ -140,8 +142,9 @@ export class ThreadManager {
   }
 
   /** Ends every thread (server shutdown). */
-  dropAll(reason: 'shutdown' = 'shutdown'): void {
-    for (const id of [...this.threads.keys()]) this.drop(id, reason);
+  /** `why`: what ended the server, in a person's words (the client disconnected, a signal). */
+  dropAll(reason: 'shutdown' = 'shutdown', why?: string): void {
+    for (const id of [...this.threads.keys()]) this.drop(id, reason, why);
   }
 
   list(): ThreadInfo[] {
@@ -173,3 +176,10 @@ export class ThreadManager {
     }
   }
 }
+
+/** Why a thread's waiting escalations were abandoned, by how the thread ended. */
+const THREAD_ENDED: Readonly<Record<'closed' | 'evicted' | 'shutdown', string>> = {
+  closed: 'the thread was closed (close_thread)',
+  evicted: 'the thread was evicted (the server keeps a bounded number of threads)',
+  shutdown: 'wisp mcp shut down',
+};

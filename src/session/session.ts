@@ -6,6 +6,7 @@ import type { AuditContext, AuditSink } from '../audit/kinds.js';
 import { openAudit } from '../audit/writer.js';
 import { loadConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
+import { abandonInFlight } from '../escalation/escalate.js';
 import { PendingEscalations } from '../escalation/pending.js';
 import type { ResultChannel } from '../escalation/result.js';
 import type { ChannelName } from '../core/channels.js';
@@ -55,6 +56,29 @@ export interface SessionOptions {
   readonly audit?: AuditSink;
   /** Wraps the resolved channel (MCP tasks watch their escalations through it); the name must stay the same. */
   readonly wrapChannel?: (channel: EscalationChannel) => EscalationChannel;
+}
+
+/**
+ * What a process's exit status says about why it ended: main turns SIGHUP and SIGTERM into 129 and 143, and
+ * `wisp respond` exits 130 on Ctrl+C. A face ends its session with this from an 'exit' hook, so a closed terminal or
+ * a stop signal still settles what was waiting and writes `session.end` (ADR 0102).
+ */
+export function exitReason(status: number | undefined): string {
+  return status === 129 ? 'hangup' : status === 143 ? 'terminated' : status === 130 ? 'interrupted' : 'exit';
+}
+
+/** The reason an escalation left waiting by a session's end is settled with: what ended, in a person's words. */
+export function abandonedBecause(reason: string, entryPoint: EntryPoint): string {
+  const face = `wisp ${entryPoint}`;
+  const what: Record<string, string> = {
+    done: entryPoint === 'chat' ? 'the chat was closed' : `${face} ended`,
+    interrupted: `${face} was interrupted (Ctrl+C or SIGINT)`,
+    hangup: `the terminal of ${face} was closed (SIGHUP)`,
+    terminated: `${face} was stopped (SIGTERM)`,
+    exit: `${face} exited`,
+    error: `${face} failed`,
+  };
+  return `${what[reason] ?? `${face} ended (${reason})`} before an answer came`;
 }
 
 export class Session {
@@ -129,7 +153,9 @@ export class Session {
     this.ended = true;
     this.resultChannel?.dropAll();
     try {
-      this.audit.write('session.end', { reason }, this.ctx);
+      // A request still waiting is settled first, in words that say why nobody can answer it now (ADR 0102).
+      const dropped = abandonInFlight(this.ctx.session, abandonedBecause(reason, this.opts.entryPoint));
+      this.audit.write('session.end', { reason, ...(dropped.length ? { dropped } : {}) }, this.ctx);
     } catch {
       /* ending cannot be refused; the failure was already reported when the write path broke */
     }
