@@ -5,7 +5,7 @@ import { Box, Text, useApp, useStdout, type Key } from 'ink';
 import React, { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { ApprovalDialog } from './ApprovalDialog.js';
 import { useKeys } from './use-keys.js';
-import type { DialogRequest, DialogResult, DialogStore } from './dialog-store.js';
+import { Interruption, type DialogRequest, type DialogResult, type DialogStore } from './dialog-store.js';
 import type { ChatEngine } from './engine.js';
 import { draftKey, draftPaste, EMPTY_DRAFT, type DraftState } from './draft.js';
 import { InquiryDialog } from './InquiryDialog.js';
@@ -128,7 +128,7 @@ export function App({ engine, store, feed, bell, initial = [], quietMs = QUIET_M
   };
 
   const quit = useCallback(() => {
-    abortRef.current?.abort();
+    abortRef.current?.abort(new Interruption('you quit the chat'));
     exit();
     onQuit?.();
   }, [exit, onQuit]);
@@ -257,7 +257,7 @@ export function App({ engine, store, feed, bell, initial = [], quietMs = QUIET_M
       return say('cleared · Ctrl+C again on an empty line to quit', 1500);
     }
     if (abortRef.current) {
-      abortRef.current.abort();
+      abortRef.current.abort(new Interruption('you interrupted the turn (Ctrl+C)'));
       return;
     }
     const now = Date.now();

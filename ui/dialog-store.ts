@@ -14,6 +14,16 @@ export type DialogBody =
   | { readonly verb: 'approval'; readonly request: ApprovalRequest }
   | { readonly verb: 'inquiry'; readonly request: InquiryRequest };
 
+/**
+ * Why the chat itself withdrew a turn (Ctrl+C, quitting): an AbortError, as any abort is, whose message a dialog the
+ * turn had open is closed with, so the refusal says what happened instead of "withdrawn" (ADR 0102).
+ */
+export class Interruption extends DOMException {
+  constructor(why: string) {
+    super(why, 'AbortError');
+  }
+}
+
 /** How a dialog ended. `closed` is for endings nobody here chose: withdrawn, answered elsewhere. */
 export type DialogResult =
   | { readonly kind: 'approved'; readonly scope: Scope }
@@ -107,7 +117,10 @@ export class DialogStore {
         }
         timer = this.clock.setTimeout(arm, Math.min(left, MAX_TIMER_MS));
       };
-      const onAbort = () => this.settle(opts.id, { kind: 'closed', reason: 'withdrawn' });
+      const onAbort = () => {
+        const why: unknown = opts.signal?.reason;
+        this.settle(opts.id, { kind: 'closed', reason: why instanceof Interruption ? why.message : 'withdrawn' });
+      };
       const cleanup = () => {
         if (timer !== undefined) this.clock.clearTimeout(timer);
         opts.signal?.removeEventListener('abort', onAbort);

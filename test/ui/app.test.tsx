@@ -56,7 +56,7 @@ describe('App: a turn in the transcript', () => {
     expect(lastFrame()).toContain('type a prompt, or /help');
   });
 
-  it('Ctrl+C interrupts a turn, which withdraws its open dialog', async () => {
+  it('attack: Ctrl+C interrupts a turn, which withdraws its open dialog — and the refusal says so, not just "withdrawn"', async () => {
     const engine = new FakeEngine();
     const { stdin, lastFrame, channel } = start(engine);
     engine.turnImpl = async (_p, h) => {
@@ -64,7 +64,7 @@ describe('App: a turn in the transcript', () => {
         { verb: 'approval', request: { command: 'touch x', line: 'touch x', pattern: 'touch *', directory: '/w', level: 'moderate', reasons: [] } },
         { session: 's', escalationId: 'i1', timeoutMs: 60_000, signal: h.signal },
       );
-      expect(outcome).toEqual({ kind: 'declined', reason: 'the request was withdrawn' });
+      expect(outcome).toEqual({ kind: 'declined', reason: 'the request was closed: you interrupted the turn (Ctrl+C)' });
       throw new Error('aborted');
     };
     await press(stdin, 'go\r');
