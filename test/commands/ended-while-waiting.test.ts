@@ -1,10 +1,10 @@
 // `wisp respond --escalation queue` stopped while it waits for a person (ADR 0102): Ctrl+C wrote session.end but never
 // settled the request; SIGTERM wrote nothing at all. Now the request is settled as abandoned, saying which, before
 // session.end, the request file is gone, and nothing ran.
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { freshHome, wispAsync } from '../helpers/cli.js';
+import { auditLog, freshHome, wispAsync } from '../helpers/cli.js';
 
 let dir: string;
 let home: string;
@@ -12,15 +12,7 @@ beforeEach(() => {
   ({ dir, home } = freshHome());
 });
 
-interface Event {
-  kind: string;
-  details: Record<string, unknown>;
-}
-const events = (): Event[] =>
-  readFileSync(join(home, 'logs/audit.jsonl'), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Event);
+const events = () => auditLog(home);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function stoppedWhileWaiting(signal: NodeJS.Signals) {

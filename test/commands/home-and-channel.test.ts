@@ -1,12 +1,12 @@
 // Session 12's leftovers, against the built bin (ADR 0102): a relative WISP_HOME is refused before anything is read
 // or written; a configured escalation channel a face cannot use is named on stderr with the channel used instead,
 // and audited; `wisp chat` reports a bad --escalation before it reports a missing terminal.
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { wispHome, wispHomeProblem } from '../../src/core/paths.js';
 import { UsageError } from '../../src/core/errors.js';
-import { freshHome, wisp, wispAsync } from '../helpers/cli.js';
+import { auditLog, freshHome, wisp, wispAsync } from '../helpers/cli.js';
 
 let dir: string;
 let home: string;
@@ -15,19 +15,7 @@ beforeEach(() => {
   ({ dir, home } = freshHome());
 });
 
-interface Event {
-  kind: string;
-  details: Record<string, unknown>;
-}
-
-const events = (): Event[] => {
-  const file = join(home, 'logs/audit.jsonl');
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Event);
-};
+const events = () => auditLog(home);
 
 const script = (responses: unknown[]): string => {
   const p = join(dir, 'script.json');

@@ -1,6 +1,6 @@
 // Runs the built CLI (dist/bin/wisp.cjs, the package's bin) as a real process, with its own WISP_HOME.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -53,4 +53,21 @@ export function wispInPty(args: readonly string[], opts: { cwd: string; home: st
   const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
   const r = spawnSync('script', ['-qec', quoted, '/dev/null'], { cwd: opts.cwd, env: childEnv(opts.home), encoding: 'utf8', timeout: 20_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+export interface LoggedEvent {
+  readonly kind: string;
+  readonly session: string;
+  readonly thread?: string;
+  readonly details: Record<string, unknown>;
+}
+
+/** The audit log under `home`, parsed (empty when there is none yet). */
+export function auditLog(home: string): LoggedEvent[] {
+  const file = join(home, 'logs', 'audit.jsonl');
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as LoggedEvent);
 }

@@ -1,8 +1,7 @@
 // A user config that names a channel `wisp chat` cannot use (escalation.channel elicitation, set for `wisp mcp`): the
 // chat used to fall back to its dialogs without a word. Now its transcript says which channel it uses and why, and
 // session.start records both (ADR 0102). Needs the build.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { auditLog } from '../helpers/cli.js';
 import { describe, expect, it } from 'vitest';
 import { chatSetup, READY, usePtyChats } from '../helpers/pty-chat.js';
 
@@ -18,11 +17,7 @@ describe('wisp chat with escalation.channel it cannot use', () => {
     );
     t.write('/quit\r');
     await t.exited;
-    const start0 = readFileSync(join(s.home, 'logs/audit.jsonl'), 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as { kind: string; details: Record<string, unknown> })
-      .find((e) => e.kind === 'session.start');
+    const start0 = auditLog(s.home).find((e) => e.kind === 'session.start');
     expect(start0?.details).toMatchObject({ channel: 'terminal', channelConfigured: 'elicitation' });
   }, 60_000);
 });
