@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, ensureBuilt, spawnMcp, type FileEvent } from './cli.js';
-import { hanging, makeDirs, run, say, waitFor, writeScript, type Dirs } from './helpers.js';
+import { hanging, makeDirs, run, say, startHarness, waitFor, writeScript, type Dirs } from './helpers.js';
 
 beforeAll(() => ensureBuilt());
 const made: Dirs[] = [];
@@ -68,5 +68,26 @@ describe('wisp mcp ended during a dialog', () => {
     expect(decided).toHaveLength(1);
     expect(JSON.stringify(events)).not.toContain('the call was cancelled');
     expect(existsSync(join(dirs.work, 'never-ran'))).toBe(false);
+  });
+});
+
+describe('close_thread while a call on it waits for a person', () => {
+  it('attack: the settlement said "the call was cancelled" after the thread had ended — now the thread closing is the reason, before session.end', async () => {
+    const h = await startHarness({ responses: [run('touch never-closed'), say('x')], elicit: hanging() });
+    try {
+      const call = h.respond({ prompt: 'go', thread_id: 'c' }).catch(() => undefined);
+      await waitFor(() => h.elicitations.length > 0, 20_000);
+      const closed = await h.client.callTool({ name: 'close_thread', arguments: { thread_id: 'c' } });
+      expect((closed.structuredContent as { dropped: string[] }).dropped).toHaveLength(1);
+      await call;
+      const kinds = h.audit.events.filter((e) => e.thread === 'c').map((e) => e.kind);
+      expect(kinds.indexOf('escalation.settled')).toBeLessThan(kinds.indexOf('session.end'));
+      expect(h.events('escalation.settled').map((e) => e.details)).toEqual([
+        expect.objectContaining({ outcome: 'abandoned', reason: 'the thread was closed (close_thread) before an answer came' }),
+      ]);
+      expect(existsSync(join(h.dirs.work, 'never-closed'))).toBe(false);
+    } finally {
+      await h.close();
+    }
   });
 });
