@@ -35,12 +35,13 @@ export interface ApprovalDialogProps {
 }
 
 const BROAD: ReadonlySet<Choice> = new Set(['project', 'always']);
+const NO_INDEX = CHOICES.indexOf('no');
 
 export function ApprovalDialog({ request, onAnswer, rhythm, onStrayKey, persistDays = 30 }: ApprovalDialogProps): React.ReactElement {
   const [ownRhythm] = useState(() => rhythm ?? new KeyRhythm());
   const guard = useKeyGuard(rhythm ?? ownRhythm);
   // The focus lives in a ref too: keys that arrive together (→ then Enter) are handled before React re-renders.
-  const focusRef = useRef<number>(CHOICES.length - 1);
+  const focusRef = useRef<number>(NO_INDEX);
   const [focus, setFocusState] = useState<number>(focusRef.current);
   const setFocus = (next: number) => {
     focusRef.current = Math.min(CHOICES.length - 1, Math.max(0, next));
@@ -48,6 +49,16 @@ export function ApprovalDialog({ request, onAnswer, rhythm, onStrayKey, persistD
   };
   // True while the keys are a run of focus moves that began deliberately.
   const movingRef = useRef(false);
+  // A key taken as typing leaves the person's intent unknown (an `a` then a quick `n` meant no): what Enter takes
+  // goes back to no, so a later Enter never confirms a choice made before keys the dialog did not take (ADR 0102).
+  const [reset, setReset] = useState(false);
+  const stray = (input: string, key: Key, paste?: boolean) => {
+    if (focusRef.current !== NO_INDEX) {
+      setFocus(NO_INDEX);
+      setReset(true);
+    }
+    onStrayKey?.(input, key, paste);
+  };
   const r: ApprovalRequest = request.request;
   const dangerous = r.level === 'dangerous';
   const view = useMemo(() => commandView(r.command, r.line), [r.command, r.line]);
@@ -101,13 +112,15 @@ export function ApprovalDialog({ request, onAnswer, rhythm, onStrayKey, persistD
     if (move !== 0) {
       const go = movingRef.current && !together ? ((rhythm ?? ownRhythm).typed(), true) : guard.judge() && !together;
       movingRef.current = go;
-      if (!go) return onStrayKey?.(input, key, paste);
+      if (!go) return stray(input, key, paste);
+      setReset(false);
       return setFocus(focusRef.current + move);
     }
     movingRef.current = false;
     // A chunk of several characters is a paste or keys typed together: never an answer.
     const deliberate = guard.judge() && input.length <= 1 && !together;
-    if (!deliberate) return onStrayKey?.(input, key, paste);
+    if (!deliberate) return stray(input, key, paste);
+    setReset(false);
     if (key.return) return choose(CHOICES[focusRef.current]!);
     if (key.escape) return choose('no');
     if (input.toLowerCase() === 'v' && view.cut) {
@@ -211,6 +224,7 @@ export function ApprovalDialog({ request, onAnswer, rhythm, onStrayKey, persistD
           </Box>
         ))}
       </Box>
+      {reset ? <Text color="magenta">A key was taken as typing, so the choice went back to no: choose again after a pause.</Text> : null}
       {BROAD.has(focused) ? (
         <Text color="yellow" bold>
           Enter to confirm: {scopeWords(focused, dangerous, persistDays, r)}

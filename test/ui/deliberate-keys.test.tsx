@@ -138,18 +138,49 @@ describe('no answer by accident (real timers, 500 ms quiet)', () => {
     expect(outcome()).toBeUndefined();
   });
 
-  it('"a" then Enter at typing speed stores nothing; after a pause Enter confirms the spelled-out scope', async () => {
+  it('"a" then Enter at typing speed stores nothing and takes the choice back to no; "a" again and Enter after a pause confirms the spelled-out scope', async () => {
+    const { stdin, lastFrame, open, outcome } = start();
+    open();
+    await settle(600);
+    await press(stdin, 'a');
+    await settle(600);
+    expect(strip(lastFrame()!)).toContain('Enter to confirm: approve curl * in ANY directory, stored for 30 days');
+    await press(stdin, 'a');
+    await settle(150);
+    await press(stdin, KEYS.enter);
+    expect(outcome()).toBeUndefined();
+    expect(strip(lastFrame()!)).not.toContain('Enter to confirm');
+    expect(strip(lastFrame()!)).toContain('A key was taken as typing, so the choice went back to no');
+    await settle(600);
+    await press(stdin, 'a');
+    await settle(600);
+    await press(stdin, KEYS.enter);
+    expect(outcome()).toEqual({ kind: 'approved', scope: 'always' });
+  });
+
+  it('attack: "a", then a quick "n" (the hint says n is no), then Enter after a pause stored always — now the Enter refuses', async () => {
     const { stdin, lastFrame, open, outcome } = start();
     open();
     await settle(600);
     await press(stdin, 'a');
     await settle(150);
+    await press(stdin, 'n');
+    await settle(600);
+    expect(strip(lastFrame()!)).toMatch(/▸\[n\] no/);
     await press(stdin, KEYS.enter);
-    expect(outcome()).toBeUndefined();
-    expect(strip(lastFrame()!)).toContain('Enter to confirm: approve curl * in ANY directory, stored for 30 days');
+    expect(outcome()).toMatchObject({ kind: 'declined' });
+  });
+
+  it('a deliberate move to once, then typing, then Enter after a pause approves nothing', async () => {
+    const { stdin, open, outcome } = start();
+    open();
+    await settle(600);
+    await press(stdin, KEYS.left, KEYS.left, KEYS.left, KEYS.left);
+    await settle(100);
+    await press(stdin, 'h', 'i');
     await settle(600);
     await press(stdin, KEYS.enter);
-    expect(outcome()).toEqual({ kind: 'approved', scope: 'always' });
+    expect(outcome()).toMatchObject({ kind: 'declined' });
   });
 
   it('arrow keys of an edit in the input line straddling the opening do not move the answer; a later Enter approves nothing', async () => {
