@@ -440,6 +440,8 @@ export function classifyPart(part: Part, opts: ClassifyOptions): PartVerdict {
     const env = { cwd: opts.cwd, home, contained: opts.contained === true, ...(opts.project !== undefined ? { project: opts.project } : {}) };
     readOnly = rate(view, readOnlyByTable(part, env), findings);
     executable = view.exe;
+    // What runs later is asked about by a short name (`npm run x`): the stored text is rated now, keyed exactly (ADR 0100).
+    if (part.origin === 'stored') findings.push({ level: 'moderate', reason: 'is code the line stores to run later', exact: true });
     if (part.dynamicName) {
       findings.push(moderate('the program name is computed at run time'));
       readOnly = false;

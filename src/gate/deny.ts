@@ -14,6 +14,7 @@ import { isWrapper, resolveCommand } from './wrappers.js';
 import { mayHoldName } from './name-tokens.js';
 import { ListIndex } from './word-lists.js';
 import { type InlineCode, inlineCodeOf, inlineCodeTexts, sedMayRun, shellCommandsIn } from './foreign-code.js';
+import { GIT_COMMAND_SETTINGS } from './stored-code.js';
 
 export interface DenyEntry {
   /** Stable name, used in `policyRule`, the audit log and the docs. */
@@ -143,12 +144,6 @@ const CODE_VALUES: ReadonlyMap<string, readonly string[]> = new Map(Object.entri
 
 /** ssh settings whose value is a command (`-o ProxyCommand=CMD`), lower-case. */
 const SSH_COMMAND_SETTINGS = /^(proxycommand|localcommand|knownhostscommand|remotecommand)[=\s]/i;
-
-/**
- * git settings whose value git runs (`git -c core.pager=CMD log`, `-c alias.x='!CMD'`): by the key's last segment.
- * (rules-git.ts rates setting them; here only the ones whose value is a command line.)
- */
-const GIT_COMMAND_SETTINGS = /^[a-z0-9.-]*\.(fsmonitor|sshcommand|pager|editor|askpass|gitproxy|external|textconv|command|driver|clean|smudge|process|helper|program|cmd|uploadpack|receivepack|packobjectshook|difffilter|sendmailcmd|tocmd|cccmd|headercmd|browser)=/i;
 
 /** The command in a code option's value (CODE_VALUES), or undefined when the value holds none. */
 function valueOf(program: string, option: string, value: string): string | undefined {
@@ -1308,7 +1303,8 @@ function scanLine(line: string, parts: readonly Part[], opts: DenyScanOptions): 
     }
     for (const e of ENTRIES) {
       const part = e.find(view);
-      if (part !== undefined) return { name: e.name, sentence: e.sentence, part: part.text };
+      // Code stored to run later (`npm pkg set scripts.x=CMD`) is refused as the line itself would be, and says so.
+      if (part !== undefined) return { name: e.name, sentence: part.origin === 'stored' ? `${e.sentence}, in code the line stores to run later` : e.sentence, part: part.text };
     }
     return undefined;
   } catch (err) {

@@ -60,7 +60,9 @@ function systemRules(c: CmdView): Finding[] {
   }
   if (e === 'crontab') {
     if (hasFlag(c.args, 'r')) return [dangerous('removes every scheduled job')];
-    return SYSTEM_READ.crontab!(c.args) ? [] : [moderate('affects the desktop or scheduling')];
+    // Installing a schedule (`crontab FILE`, `… | crontab -`, `crontab -e`) stores commands that run later, unasked
+    // and outside the sandbox: never a standing answer (ADR 0100).
+    return SYSTEM_READ.crontab!(c.args) ? [] : [dangerous('installs commands that run later on a schedule, unasked and uncontained')];
   }
   if (e === 'defaults') {
     return SYSTEM_READ.defaults!(c.args) ? [] : [moderate('affects the desktop or scheduling')];
@@ -103,6 +105,11 @@ function processRules(c: CmdView): Finding[] {
 const DESKTOP = ['open', 'xdg-open', 'osascript', 'at', 'batch', 'atrm', 'notify-send', 'say', 'pbcopy', 'xclip', 'xsel', 'wl-copy', 'shortcuts', 'automator'];
 
 function desktopRules(c: CmdView): Finding[] {
+  // `at TIME`, `batch`: the commands given run later, unasked and outside the sandbox (ADR 0100); `-l`, `-c` and `-r`/`-d`
+  // list, show or remove jobs.
+  if ((c.exe === 'at' || c.exe === 'batch') && !c.args.some((a) => /^-[A-Za-z]*[lcrd]/.test(a))) {
+    return [dangerous('schedules commands that run later, unasked and uncontained')];
+  }
   if (DESKTOP.includes(c.exe)) {
     return [moderate('affects the desktop or scheduling')];
   }

@@ -17,8 +17,11 @@ export interface Part {
   readonly shapes?: readonly WordShape[];
   /** Redirections attached to this command, as source text (`> out.txt`, `2>&1`). */
   readonly redirects: readonly string[];
-  /** Why this part was split out: top level, a pipeline stage, a substitution, a shell -c body… */
-  readonly origin: 'line' | 'substitution' | 'subshell' | 'shell-c' | 'eval' | 'process-substitution' | 'unparsed';
+  /**
+   * Why this part was split out: top level, a pipeline stage, a substitution, a shell -c body… `stored`: code a
+   * command stores to run later (`npm pkg set scripts.x=CMD`, stored-code.ts), read as if it ran now.
+   */
+  readonly origin: 'line' | 'substitution' | 'subshell' | 'shell-c' | 'eval' | 'process-substitution' | 'stored' | 'unparsed';
   /** True when the parser could not read it; such a part is at least moderate (fail closed). */
   readonly unparsed?: boolean;
   /** True when the command name itself is dynamic (`$(…) args`, `$VAR args`). */

@@ -109,7 +109,8 @@ describe("attack: an answer for one use of a tool's settings covered a setting t
   ];
   for (const [approved, later] of PAIRS) {
     it(`a session answer for \`${approved}\` does not cover \`${later}\``, async () => {
-      expect(await askedAfterSessionAnswer(approved, later, PROJECT)).toEqual([later]);
+      // The stored code is a part of its own too (ADR 0100): asked about with the line.
+      expect(await askedAfterSessionAnswer(approved, later, PROJECT)).toContain(later);
     });
   }
 

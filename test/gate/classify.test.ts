@@ -85,7 +85,7 @@ describe('everything else is at least moderate', () => {
     ['brew install jq', 'installs or removes packages'],
     ['pip install requests', 'installs or removes packages'],
     ['kill 1234', 'signals a process'],
-    ['crontab -e', 'affects the desktop or scheduling'],
+    ['at -l', 'affects the desktop or scheduling'],
     ['open .', 'affects the desktop or scheduling'],
     ['PATH=/tmp/evil:$PATH ls', 'sets PATH'],
     ['LD_PRELOAD=/tmp/x.so cat a', 'sets LD_PRELOAD'],

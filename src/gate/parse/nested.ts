@@ -1,11 +1,12 @@
 // Nested-script rules: the bodies a command runs besides its own words — `sh -c '…'` and the other shells, `eval`,
-// `trap`, `watch`, `ssh host CMD`, `find -exec`, a launcher verb's command (`uv run CMD`), a shell fed by a heredoc
+// `trap`, code stored to run later (`git config alias.x '!CMD'`), `watch`, `ssh host CMD`, `find -exec`, a launcher verb's command (`uv run CMD`), a shell fed by a heredoc
 // or here-string. Each body is parsed again (up to MAX_DEPTH) and its parts listed after the command's.
 import type { SyntaxNode } from './tree.js';
 import { shellOf } from '../../core/shells.js';
 import { requote } from '../words.js';
 import { resolveCommand } from '../wrappers.js';
 import { namedCommand } from '../launch-verbs.js';
+import { scheduledCommands, storedCode } from '../stored-code.js';
 import { type Collector, type Ctx, MAX_DEPTH, makeCtx, newPart } from './context.js';
 import { wordValue } from './word-value.js';
 import { heredocBodyText, heredocQuoted, unescapeBackquoted } from './backticks.js';
@@ -25,6 +26,12 @@ export function emitNestedScripts(c: Collector, words: readonly string[], redire
   if (exe === 'eval') {
     if (args.length > 0) c.nested(args.join(' '), nestedCtx(ctx, 'eval'), c.parts);
     return;
+  }
+  // `npm pkg set scripts.x='CMD'`, `git config alias.x '!CMD'`: code stored to run later, read now (ADR 0100).
+  for (const text of storedCode(exe, args)) c.nested(text, nestedCtx(ctx, 'stored'), c.parts);
+  // `crontab - <<EOF`, `at now <<< CMD`: a scheduler's input is code stored to run later.
+  if (exe === 'crontab' || exe === 'at' || exe === 'batch') {
+    for (const input of inputTexts(c, redirects)) for (const text of scheduledCommands(exe, args, input) ?? []) c.nested(text, nestedCtx(ctx, 'stored'), c.parts);
   }
   // `watch CMD…` hands its words, joined, to `sh -c` (unless -x/--exec).
   const watchAt = resolved.wrappers.indexOf('watch');
@@ -94,17 +101,24 @@ export function emitNestedScripts(c: Collector, words: readonly string[], redire
   }
   if (script.kind === 'stdin') {
     const nested = nestedCtx(ctx);
-    for (const r of redirects) {
-      if (r.type === 'heredoc_redirect') {
-        const body = heredocBodyText(c, r);
-        // An unquoted delimiter: the shell reads the body with bash's backslashes taken out (`\$'…'` is `$'…'`).
-        if (body !== undefined) c.nested(heredocQuoted(c, r) ? body : unescapeBackquoted(body), nested, c.parts);
-      } else if (r.type === 'herestring_redirect') {
-        const value = r.namedChildren[r.namedChildCount - 1];
-        if (value) c.nested(wordValue(c, value), nested, c.parts);
-      }
+    for (const text of inputTexts(c, redirects)) c.nested(text, nested, c.parts);
+  }
+}
+
+/** The texts a command's heredocs and here-strings give it on its input. */
+function inputTexts(c: Collector, redirects: readonly SyntaxNode[]): string[] {
+  const out: string[] = [];
+  for (const r of redirects) {
+    if (r.type === 'heredoc_redirect') {
+      const body = heredocBodyText(c, r);
+      // An unquoted delimiter: the shell reads the body with bash's backslashes taken out (`\$'…'` is `$'…'`).
+      if (body !== undefined) out.push(heredocQuoted(c, r) ? body : unescapeBackquoted(body));
+    } else if (r.type === 'herestring_redirect') {
+      const value = r.namedChildren[r.namedChildCount - 1];
+      if (value) out.push(wordValue(c, value));
     }
   }
+  return out;
 }
 
 
