@@ -152,6 +152,11 @@ export function patternFor(part: Part, executable: string): string {
   if (changesToolSettings(executable, r.args)) return exact();
   // `go run example.com/x@latest` fetches a module from elsewhere and runs it: not the project's code (ADR 0096).
   if (executable === 'go' && r.args.includes('run') && r.args.some(namesRemoteModule)) return exact();
+  // A project task runner: an answer is for one task (`npm run test` no longer covers `npm run deploy`, `just test`
+  // no longer covers `just deploy`), and a line that may name several is keyed exactly (ADR 0100).
+  const task = taskKey(executable, r.args);
+  if (task === 'exact') return exact();
+  if (task !== undefined) return task;
   // Own entries only: `constructor` is a program name too, and not a multiplexer.
   const valueOptions = MULTIPLEXER_ROWS.get(executable);
   if (valueOptions === undefined) return `${executable} *`;
@@ -301,6 +306,63 @@ const SETTING_VERBS: ReadonlyMap<string, readonly (readonly string[])[]> = new M
   // Not settings: runs what it fetches (`nix run github:someone/x`).
   nix: [['run']],
 } satisfies Record<string, readonly (readonly string[])[]>));
+
+/**
+ * Project task runners (ADR 0100), keyed by the task they run, never by the runner alone. `one`: one task's name
+ * follows the verb and the words after it go to that task (`npm run test -- -x`, `composer run lint`): the key is
+ * `PROG VERB TASK *`. `many`: each operand may be one more task (`make test deploy`, `just deploy prod`): a line naming
+ * one task is keyed `PROG [VERB] TASK *`, a line naming more keeps its exact text. `program`: the words go to the
+ * project's own program, whose options wisp cannot know (`cargo run -- ARGS`, `go run . ARGS`): only the bare verb is
+ * keyed broadly. `''`: the program's operands are the tasks (`just test`).
+ */
+interface TaskRow {
+  readonly verbs: readonly string[];
+  readonly kind: 'one' | 'many' | 'program';
+}
+const one = (...verbs: string[]): TaskRow => ({ verbs, kind: 'one' });
+const many = (...verbs: string[]): TaskRow => ({ verbs, kind: 'many' });
+const program = (...verbs: string[]): TaskRow => ({ verbs, kind: 'program' });
+const TASK_RUNNERS: ReadonlyMap<string, TaskRow> = new Map([
+  ['npm', one('run', 'run-script', 'rum', 'urn')], ['pnpm', one('run', 'run-script')], ['yarn', one('run')], ['bun', one('run')],
+  ['composer', one('run', 'run-script', 'run-scripts')], ['nx', one('run')], ['lerna', one('run')], ['deno', one('task')], ['poe', one('')],
+  ['mise', many('run', 'r')], ['rtx', many('run', 'r')], ['turbo', many('run')],
+  ['make', many('')], ['gmake', many('')], ['just', many('')], ['task', many('')], ['go-task', many('')], ['rake', many('')],
+  ['invoke', many('')], ['inv', many('')], ['gradle', many('')], ['mvn', many('')], ['ant', many('')], ['ninja', many('')],
+  ['grunt', many('')], ['gulp', many('')], ['fab', many('')], ['doit', many('')], ['scons', many('')],
+  ['cargo', program('run')], ['go', program('run')], ['dotnet', program('run')], ['swift', program('run')], ['cabal', program('run')],
+  ['stack', program('run')], ['zig', program('run')], ['mix', program('run')], ['flutter', program('run')], ['bazel', program('run')],
+  ['bazelisk', program('run')],
+]);
+
+/**
+ * Options a task runner may be given and still run the task it names, as it names it: jobs, output, dry runs. Any
+ * other (`just -f FILE`, `make -C DIR`, `rake -f FILE`, `task -t FILE`) may name another task file or folder: the
+ * exact text.
+ */
+const PLAIN_TASK_OPTION = /^(-j\d*|--jobs(=\d+)?|-k|--keep-going|-s|--silent|-q|--quiet|-v|--verbose|-n|--dry-run|--if-present|--no-print-directory)$/;
+
+/** A task runner's key: `PROG [VERB] TASK *`, `'exact'`, or undefined for other programs and verbs. */
+function taskKey(exe: string, args: readonly string[]): string | 'exact' | undefined {
+  const row = TASK_RUNNERS.get(exe);
+  if (row === undefined) return undefined;
+  const verbal = !row.verbs.includes('');
+  const first = verbal ? args.findIndex((w) => !w.startsWith('-')) : 0;
+  const verb = verbal ? args[first] : '';
+  if (verb === undefined || !row.verbs.includes(verb)) return undefined;
+  // Options before the verb (`npm --prefix DIR run x`, `npm -w pkg run x`) may name another project: the exact text.
+  if (first > 0) return 'exact';
+  const head = verbal ? `${exe} ${verb}` : exe;
+  const rest = args.slice(verbal ? 1 : 0);
+  if (row.kind === 'program') return rest.length === 0 ? `${head} *` : 'exact';
+  const at = rest.findIndex((w) => !w.startsWith('-'));
+  // What is read: the options before the task (`one`: the words after it are the task's), or every word (`many`).
+  const read = row.kind === 'one' ? rest.slice(0, at < 0 ? rest.length : at) : rest;
+  if (read.some((w) => w.startsWith('-') && !PLAIN_TASK_OPTION.test(w))) return 'exact';
+  if (at < 0) return `${head} *`;
+  if (row.kind === 'many' && read.filter((w) => !w.startsWith('-')).length > 1) return 'exact';
+  const name = plainVerb(rest[at]);
+  return name === undefined ? 'exact' : `${head} ${name} *`;
+}
 
 /** A Go package path from elsewhere: a version (`x@latest`), or a host (a dot) in its first element (`example.com/x`). */
 function namesRemoteModule(word: string): boolean {

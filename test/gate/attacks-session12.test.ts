@@ -117,7 +117,8 @@ describe("attack: an answer for one use of a tool's settings covered a setting t
   it('an answer for `go run .` does not cover `go run` of a module from elsewhere', async () => {
     expect(await askedAfterSessionAnswer('go run .', 'go run example.com/x@latest', PROJECT)).toEqual(['go run example.com/x@latest']);
     expect(await askedAfterSessionAnswer('go run .', 'go run golang.org/x/tools/cmd/stringer', PROJECT)).toEqual(['go run golang.org/x/tools/cmd/stringer']);
-    expect(await askedAfterSessionAnswer('go run .', 'go run ./cmd/x', PROJECT)).toEqual([]);
+    // Nor, since ADR 0100, another package of the project: `go run` with words is keyed by its exact text.
+    expect(await askedAfterSessionAnswer('go run .', 'go run ./cmd/x', PROJECT)).toEqual(['go run ./cmd/x']);
   });
 });
 

@@ -90,3 +90,41 @@ describe('attack: an answer for one scheduling command covered installing a sche
     expect(analysis('at -l').level).toBe('moderate');
   });
 });
+
+describe("attack: an answer for one project task covered another (`npm run test` covered `npm run deploy`)", () => {
+  // A task runner was keyed by its verb or its name alone (`npm run *`, `just *`, `task *`, `cargo run *`, `go run *`):
+  // a session answer for running the tests covered running the deploy task, a task with more targets, or the project's
+  // program with other arguments.
+  const PAIRS: ReadonlyArray<readonly [string, string]> = [
+    ['npm run test', 'npm run deploy'],
+    ['pnpm run build', 'pnpm run release'],
+    ['yarn run lint', 'yarn run publish-all'],
+    ['just test', 'just deploy'],
+    ['task build', 'task release'],
+    ['rake test', 'rake db:drop'],
+    ['make test', 'make test deploy'],
+    ['make test', 'make -f other.mk test'],
+    ['just test', 'just -f other.just test'],
+    ['mvn test', 'mvn test exec:java'],
+    ['composer run lint', 'composer run deploy'],
+    ['mise run test', 'mise run deploy'],
+    ['turbo run build', 'turbo run build deploy'],
+    ['cargo run', 'cargo run --bin other'],
+    ['cargo run -- --help', 'cargo run -- --delete-everything'],
+    ['go run . a', 'go run ./cmd/other'],
+    ['dotnet run', 'dotnet run --project src/Other'],
+    ['npm run test', 'npm -w other run test'],
+  ];
+  for (const [approved, later] of PAIRS) {
+    it(`a session answer for \`${approved}\` does not cover \`${later}\``, async () => {
+      expect(await askedAfterSessionAnswer(approved, later, PROJECT)).not.toEqual([]);
+    });
+  }
+
+  it('the same task again, with its own arguments or plain options, is still covered', async () => {
+    expect(await askedAfterSessionAnswer('npm run test', 'npm run test --silent', PROJECT)).toEqual([]);
+    expect(await askedAfterSessionAnswer('make test', 'make -j4 test', PROJECT)).toEqual([]);
+    expect(await askedAfterSessionAnswer('just test', 'just test', PROJECT)).toEqual([]);
+    expect(await askedAfterSessionAnswer('cargo run', 'cargo run', PROJECT)).toEqual([]);
+  });
+});
