@@ -126,9 +126,9 @@ function ruleRegex(source: string): LinearRegex | null {
   return linearOrNull(source);
 }
 
-function makeView(part: Part, words: readonly string[], text: string, cwd: string, home: string): CmdView {
+function makeView(part: Part, words: readonly string[], text: string, opts: ClassifyOptions, home: string): CmdView {
   const r = resolveCommand(words);
-  return { part, text, words, r, exe: r.executable, args: r.args, cwd, home };
+  return { part, text, words, r, exe: r.executable, args: r.args, cwd: opts.cwd, project: opts.project ?? opts.cwd, home };
 }
 
 interface RedirectInfo {
@@ -421,7 +421,7 @@ export function classifyPart(part: Part, opts: ClassifyOptions): PartVerdict {
     const notTable: TableVerdict = { safe: false, reason: 'could not be parsed; treated with caution' };
     // Rating is per command: past MAX_PARTS (a line of thousands of commands) the rest is not rated one by one, and
     // the part is dangerous, so no standing approval can ever cover it (issue 12.4, fail closed).
-    for (const words of segments.slice(0, MAX_PARTS)) rate(makeView(part, words, words.join(' '), opts.cwd, home), notTable, findings);
+    for (const words of segments.slice(0, MAX_PARTS)) rate(makeView(part, words, words.join(' '), opts, home), notTable, findings);
     // Unparsed, its redirections are not told apart from its words: any word naming /dev/tcp|udp counts as one.
     for (const words of segments.slice(0, MAX_PARTS)) {
       for (const w of words) {
@@ -436,7 +436,7 @@ export function classifyPart(part: Part, opts: ClassifyOptions): PartVerdict {
     findings.push(moderate('defines a shell function'));
     executable = `${part.words[0] ?? ''}()`;
   } else {
-    const view = makeView(part, part.words, part.text, opts.cwd, home);
+    const view = makeView(part, part.words, part.text, opts, home);
     const env = { cwd: opts.cwd, home, contained: opts.contained === true, ...(opts.project !== undefined ? { project: opts.project } : {}) };
     readOnly = rate(view, readOnlyByTable(part, env), findings);
     executable = view.exe;

@@ -38,6 +38,12 @@ function isDevicePath(p: string): boolean {
  * that is asked anyway (not read-only): a reason here never makes a command asked that was not.
  */
 export function outsidePathFindings(c: CmdView, findings: Finding[]): void {
+  // Run elsewhere (a `cd` earlier in the line, ADR 0100), every relative word is a place there: the folder is named, as
+  // the table names it for a read (locations.ts cwdReason).
+  if (c.cwd !== c.project && !insideByPrefix(c.cwd, c.project)) {
+    const reason = `runs in a directory outside the project (${c.cwd})`;
+    if (!findings.some((f) => f.reason === reason)) findings.push(moderate(reason));
+  }
   // A network tool already names the hosts it reaches: its URLs would only repeat them.
   const reaches = findings.some((f) => f.reason.startsWith('reaches '));
   for (const w of c.args) {
@@ -49,7 +55,7 @@ export function outsidePathFindings(c: CmdView, findings: Finding[]): void {
     if (path === undefined) continue;
     const p = resolvePath(path, c);
     // A path known only when it runs (`$DIR/x`) is the business of the rules that look for computed values.
-    if (p === undefined || isDevicePath(p) || insideByPrefix(p, c.cwd)) continue;
+    if (p === undefined || isDevicePath(p) || insideByPrefix(p, c.project)) continue;
     addPlace(path, findings);
   }
 }

@@ -15,6 +15,8 @@ export interface CmdView {
   readonly exe: string;
   readonly args: readonly string[];
   readonly cwd: string;
+  /** The project: what is inside. The launch directory, or `cwd` when not given; a `cd` earlier in the line moves `cwd` only. */
+  readonly project: string;
   readonly home: string;
 }
 
@@ -154,9 +156,9 @@ export function isInside(child: string, parent: string): boolean {
 
 export const TEMP_ROOTS = ['/tmp', '/private/tmp', '/var/tmp', '/private/var/folders', '/var/folders'];
 
-/** Inside the launch directory or a temp directory. */
+/** Inside the project or a temp directory. */
 export function insideProject(path: string, c: CmdView): boolean {
-  if (isInside(path, c.cwd)) return true;
+  if (isInside(path, c.project)) return true;
   const tmp = process.env.TMPDIR;
   return TEMP_ROOTS.some((t) => isInside(path, t)) || (tmp !== undefined && tmp !== '' && isInside(path, resolve(tmp)));
 }

@@ -324,7 +324,7 @@ function gitPointer(path: string): string | undefined {
 
 /** The protected entry (PROTECTED_IN_ROOTS, or RUN_BY_TOOLS anywhere below the root) a path lies in, taken from the project or the home folder, if any. */
 function protectedEntry(path: string, c: CmdView): string | undefined {
-  for (const root of [c.cwd, c.home]) {
+  for (const root of [c.project, c.home]) {
     const rel = below(path, root);
     if (rel === undefined) continue;
     // Every PROTECTED_IN_ROOTS entry starts with `.`.
@@ -365,7 +365,7 @@ function targetFindings(written: string, c: CmdView, out: Finding[], startup: bo
   // Devices are the disk-write entry's and the redirect rules' (`/dev/null` writes nothing anywhere).
   if (p !== undefined && (p === '/dev' || p.startsWith('/dev/'))) return;
   if (p === undefined) out.push(moderate(`writes to a path known only when it runs, which may lie outside the project (${target})`));
-  else if (!insideByPrefix(p, c.cwd)) out.push(moderate(`writes outside the project (${target})`));
+  else if (!insideByPrefix(p, c.project)) out.push(moderate(`writes outside the project (${target})`));
 }
 
 function writeTargetRules(c: CmdView): Finding[] {

@@ -1,5 +1,8 @@
 // Attacks found in session 13 (attack13). Each test below fails on the gate as the attack found it (1525016).
-import { beforeAll, describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Config, defaultConfig } from '../../src/config/schema.js';
 import { analyzeLine, decisionFor, type LineAnalysis } from '../../src/gate/analyze.js';
 import { initParser } from '../../src/gate/parse.js';
@@ -126,5 +129,37 @@ describe("attack: an answer for one project task covered another (`npm run test`
     expect(await askedAfterSessionAnswer('make test', 'make -j4 test', PROJECT)).toEqual([]);
     expect(await askedAfterSessionAnswer('just test', 'just test', PROJECT)).toEqual([]);
     expect(await askedAfterSessionAnswer('cargo run', 'cargo run', PROJECT)).toEqual([]);
+  });
+});
+
+describe('attack: a command after `cd DIR` was judged as if it ran in the project', () => {
+  // The gate read every part's paths from the folder the line starts in. After `cd ~`, `cat Documents/notes.txt` was a
+  // read inside the project, run unasked once `cd ~` had an answer; `cd .git && echo CMD > hooks/pre-commit` was an
+  // ordinary write, covered by an answer for `echo hi > notes.txt`: a git hook, written unasked.
+  const PAIRS: ReadonlyArray<readonly [string, string]> = [
+    ['cd ~ && ls', 'cd ~ && cat Documents/notes.txt'],
+    ['cd .. && ls', 'cd .. && cat other-project/src/config.ts'],
+    ['cd ~ && echo hi > notes.txt', 'cd ~ && echo x > Documents/a.txt'],
+    ['cd src && echo hi > notes.txt', 'cd .git && echo ./x > hooks/pre-commit'],
+    ['cd src && cp a.txt b.txt', 'cd .git/hooks && cp /work/project/x.sh pre-commit'],
+    ['cd src && echo hi > notes.txt', 'cd .husky && echo ./x > pre-commit'],
+    ['cd "$DIR" && ls', 'cd "$DIR" && cat notes.txt'],
+  ];
+  for (const [approved, later] of PAIRS) {
+    it(`a session answer for \`${approved}\` does not cover \`${later}\``, async () => {
+      expect(await askedAfterSessionAnswer(approved, later, PROJECT)).not.toEqual([]);
+    });
+  }
+
+  it('the part after the cd names where it runs, and a write there is outside the project', () => {
+    const a = analysis('cd ~ && echo x > Documents/a.txt');
+    expect(a.parts[1]!.reasons).toContain('runs in a directory outside the project (/home/person)');
+    expect(a.parts[1]!.reasons.join()).toContain('writes outside the project');
+    expect(analysis('cd .git && echo ./x > hooks/pre-commit').level).toBe('dangerous');
+  });
+
+  it('a cd inside the project changes nothing a read may do', () => {
+    expect(decision('cd src && cat index.ts')).toBe('run');
+    expect(decision('cd src && ls && cd .. && cat README.md')).toBe('run');
   });
 });

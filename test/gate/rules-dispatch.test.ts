@@ -24,7 +24,7 @@ const HOME = '/home/person';
 
 function view(part: Part, words: readonly string[] = part.words): CmdView {
   const r = resolveCommand(words);
-  return { part, text: part.text, words, r, exe: r.executable, args: r.args, cwd: CWD, home: HOME };
+  return { part, text: part.text, words, r, exe: r.executable, args: r.args, cwd: CWD, project: CWD, home: HOME };
 }
 
 /** Families that found something in `c` although the dispatch did not pick them. */
