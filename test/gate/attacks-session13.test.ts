@@ -163,3 +163,33 @@ describe('attack: a command after `cd DIR` was judged as if it ran in the projec
     expect(decision('cd src && ls && cd .. && cat README.md')).toBe('run');
   });
 });
+
+describe("attack: with the sandbox off, an unasked git read ran an unpacked repository's diff and filter drivers", () => {
+  // An approved `tar xf x.tar` can unpack `sub/.git/config` naming `diff.external`, a textconv driver or a clean filter
+  // (not a write the gate sees). `git -C sub diff`, `cd sub && git log -p` and `git -C sub status` run unasked, and git
+  // 2.39 runs them (checked: diff.external and clean run for git diff, textconv for git log -p and git show, and
+  // --no-ext-diff --no-textconv leave the clean filter). With the sandbox on, the run is contained; off, nothing is.
+  const off = { ...contained, sandbox: { ...contained.sandbox, enabled: false } };
+  let project: string;
+  beforeAll(() => {
+    project = realpathSync(mkdtempSync(join(tmpdir(), 'wisp-attack13-')));
+    mkdirSync(join(project, '.git'));
+    mkdirSync(join(project, 'sub', '.git'), { recursive: true });
+    mkdirSync(join(project, 'src'));
+  });
+  afterAll(() => rmSync(project, { recursive: true, force: true }));
+  const decide = (line: string, config: typeof contained) =>
+    decisionFor(analyzeLine(line, config, project, { home: '/home/person', project }), contained.approval.threshold);
+
+  for (const line of ['git -C sub diff', 'git -C sub status', 'cd sub && git log -p', 'git -C sub show HEAD', 'cd sub && git blame a.txt', 'git -C sub/x diff']) {
+    it(`\`${line}\` is asked with the sandbox off, and runs contained with it on`, () => {
+      expect(decide(line, off)).toBe('ask');
+      expect(analyzeLine(line, off, project, { home: '/home/person', project }).parts.at(-1)!.reasons.join()).toContain('runs git in another repository (sub)');
+      expect(decide(line, contained)).toBe('run');
+    });
+  }
+
+  it("the project's own repository, and reads that run no driver, still run unasked", () => {
+    for (const line of ['git diff', 'git status', 'git -C src diff', 'cd src && git log -p', 'git -C sub rev-parse HEAD']) expect(decide(line, off), line).toBe('run');
+  });
+});

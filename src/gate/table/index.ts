@@ -2,7 +2,7 @@
 // command of literal words, with no redirection but to or from /dev/null and between descriptors, whose program has
 // a row in the read-only table and whose every option that row lists. This module answers that question and
 // nothing else; the rule families may still raise the level of a part it calls safe.
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { posix } from 'node:path';
 import { globMatcher, tooIntricate } from '../glob.js';
 import { cwdReason, fileWordReason, type Places } from '../locations.js';
@@ -133,6 +133,10 @@ function locationReason(spec: ProgramSpec, levels: readonly ParsedArgs[], places
  */
 function uncontainedReason(spec: ProgramSpec, levels: readonly ParsedArgs[], at: Places): string | undefined {
   if (spec.seesProcesses === true) return "shows other processes' command lines, which can hold passwords and tokens, and nothing contains the run (the sandbox is off)";
+  if (spec.repositoryPrograms === true) {
+    const repo = otherRepository(levels[0]!, at);
+    if (repo !== undefined) return `runs git in another repository (${repo}), whose own settings can run programs (diff and filter drivers), and nothing contains the run (the sandbox is off)`;
+  }
   if (spec.namesOnly === true) return undefined;
   const parsed = levels[levels.length - 1]!;
   const operands = fileOperands(spec, parsed);
@@ -144,6 +148,23 @@ function uncontainedReason(spec: ProgramSpec, levels: readonly ParsedArgs[], at:
     if (shape === 'glob') return `reads the files a glob matches (${word}), and nothing contains the run (the sandbox is off), so it may read secrets`;
     const link = shape === 'literal' ? linkReason(word, at) : undefined;
     if (link !== undefined) return link;
+  }
+  return undefined;
+}
+
+/**
+ * The repository a git read uses, when it is not the project's own: a `.git` in the folder git starts from (the run's,
+ * then each `-C`) or in one above it below the project. An approved archive extraction can unpack one whose settings
+ * name a diff or filter driver; with the sandbox off nothing else would stop it. A look at the disk, with the sandbox
+ * off only.
+ */
+function otherRepository(git: ParsedArgs, at: Places): string | undefined {
+  let dir = at.cwd;
+  for (const o of git.options) if (o.name === '-C' && o.value !== undefined) dir = posix.resolve(dir, o.value);
+  const project = posix.resolve(at.project);
+  if (dir === project) return undefined;
+  for (let d = dir; d !== project && d.startsWith(project + '/'); d = posix.dirname(d)) {
+    if (existsSync(posix.join(d, '.git'))) return posix.relative(project, d);
   }
   return undefined;
 }

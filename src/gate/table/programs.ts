@@ -319,6 +319,7 @@ const gitLogRow = once((): ProgramSpec => {
     long: { ...GIT_DIFF_OPTS, ...GIT_LOG_OPTS },
     optionalLong: { ...GIT_DIFF_OPTIONAL, '--decorate': 'text' },
     numericOption: true,
+    repositoryPrograms: true,
   };
 });
 const gitDiffRow = once((): ProgramSpec => {
@@ -331,6 +332,7 @@ const gitDiffRow = once((): ProgramSpec => {
     numericOption: false,
     // Outside a repository's index, git diff compares two files or two folders of the disk, folders recursively.
     recursive: ['--no-index'],
+    repositoryPrograms: true,
   };
 });
 // `git diff -O` takes a file; not needed, so refused above (a value check that always fails).
@@ -350,6 +352,7 @@ const gitRow = once((): ProgramSpec => {
           '--no-ahead-behind': null, '--renames': null, '--no-renames': null, '--null': null,
         },
         optionalLong: { '--porcelain': ['v1', 'v2'], '--untracked-files': ['no', 'normal', 'all'], '--ignored': ['traditional', 'no', 'matching'], '--ignore-submodules': ['none', 'untracked', 'dirty', 'all'], '--column': 'text', '--find-renames': 'text' },
+        repositoryPrograms: true,
       },
       log: gitLog,
       show: gitLog,
@@ -360,6 +363,7 @@ const gitRow = once((): ProgramSpec => {
         values: { L: 'text' },
         long: { '--porcelain': null, '--line-porcelain': null, '--incremental': null, '--root': null, '--show-stats': null, '--show-name': null, '--show-number': null, '--show-email': null, '--date': 'text', '--abbrev': 'num', '--reverse': null, '--first-parent': null, '--since': 'text' },
         optionalLong: { '--color-lines': 'text', '--color-by-age': 'text' },
+        repositoryPrograms: true,
       },
       'rev-parse': {
         flags: 'q',
@@ -379,8 +383,8 @@ const gitRow = once((): ProgramSpec => {
         optionalLong: { '--abbrev': 'num' },
       },
       'ls-tree': { flags: 'drtlz', long: { '--name-only': null, '--name-status': null, '--full-name': null, '--full-tree': null, '--long': null, '--object-only': null, '--format': 'text' }, optionalLong: { '--abbrev': 'num' } },
-      'cat-file': { flags: 'ptse', long: { '--textconv': null } },
-      describe: { flags: '', long: { '--tags': null, '--all': null, '--always': null, '--long': null, '--contains': null, '--exact-match': null, '--first-parent': null, '--candidates': 'num', '--match': 'text', '--exclude': 'text' }, optionalLong: { '--abbrev': 'num', '--dirty': 'text' } },
+      'cat-file': { flags: 'ptse', long: { '--textconv': null }, repositoryPrograms: true },
+      describe: { flags: '', long: { '--tags': null, '--all': null, '--always': null, '--long': null, '--contains': null, '--exact-match': null, '--first-parent': null, '--candidates': 'num', '--match': 'text', '--exclude': 'text' }, optionalLong: { '--abbrev': 'num', '--dirty': 'text' }, repositoryPrograms: true },
       shortlog: { flags: 'nsec', long: { '--numbered': null, '--summary': null, '--email': null, '--committer': null, '--all': null, '--since': 'text', '--until': 'text', '--no-merges': null }, numericOption: true },
       grep: {
         flags: 'aiIvwlLcnhHoqzEGFPe',
@@ -391,6 +395,7 @@ const gitRow = once((): ProgramSpec => {
         // It searches every file below its paths; with --no-index, any folder of the disk.
         recursive: true,
         files: { skipFirstUnless: ['-e', '-f'] },
+        repositoryPrograms: true,
       },
       branch: {
         // Listing only: a name operand without --list creates a branch, so the check below requires listing mode.
@@ -407,7 +412,7 @@ const gitRow = once((): ProgramSpec => {
         check: (p) => (p.operands.length === 0 || p.options.some((o) => o.name === '-l' || o.name === '--list') ? undefined : 'git tag with a name creates a tag'),
       },
       remote: { flags: 'v', long: { '--verbose': null }, operands: { max: 0 } },
-      stash: { subcommands: { list: { flags: '', long: { '--oneline': null, '--format': 'text', '--max-count': 'num' }, numericOption: true }, show: { flags: 'pu', long: { '--stat': null, '--patch': null, '--name-only': null, '--include-untracked': null } } } },
+      stash: { subcommands: { list: { flags: '', long: { '--oneline': null, '--format': 'text', '--max-count': 'num' }, numericOption: true }, show: { flags: 'pu', long: { '--stat': null, '--patch': null, '--name-only': null, '--include-untracked': null }, repositoryPrograms: true } } },
       reflog: { flags: '', long: { '--date': 'text', '--format': 'text', '--oneline': null, '--relative-date': null }, numericOption: true, values: { n: 'num' }, check: (p) => (p.operands.every((o) => o !== 'expire' && o !== 'delete' && o !== 'drop') ? undefined : 'git reflog expire/delete destroys history') },
       worktree: { subcommands: { list: { flags: 'v', long: { '--porcelain': null, '--verbose': null } } } },
       'show-ref': { flags: 'dsq', long: { '--head': null, '--tags': null, '--heads': null, '--branches': null, '--dereference': null, '--hash': null, '--verify': null, '--quiet': null, '--exists': null } },
@@ -523,6 +528,7 @@ export function uniformRow<S extends ProgramSpec>(spec: S): S {
     files: spec.files,
     namesOnly: spec.namesOnly,
     seesProcesses: spec.seesProcesses,
+    repositoryPrograms: spec.repositoryPrograms,
     leading: (spec as { leading?: number }).leading,
   };
   uniformRows.set(spec, row);

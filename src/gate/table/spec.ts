@@ -77,6 +77,12 @@ export interface ProgramSpec {
    */
   readonly seesProcesses?: true;
   /**
+   * git reads that run what a repository's own settings name: diff, textconv and filter drivers (`git diff`, `git log
+   * -p`, `git status`). With nothing containing the run, one in a repository other than the project's is asked
+   * (ADR 0100).
+   */
+  readonly repositoryPrograms?: true;
+  /**
    * Which operands name files the program reads, for the location allow-list (src/gate/locations.ts, ADR 0063).
    * Absent: every operand. `none`: no operand (echo, test: they print or compare words). `skipFirstUnless`: the first
    * operand is a pattern, script or filter unless one of these options is given. A function: the words that do, for
