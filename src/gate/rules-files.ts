@@ -131,7 +131,42 @@ function fileChangeRules(c: CmdView): Finding[] {
   if (c.exe === 'tee') targets.push(...operands(c.args));
   if (c.exe === 'dd') targets.push(...c.args.filter((a) => a.startsWith('of=')).map((a) => a.slice(3)));
   if (targets.some((t) => touchesStartupOrSystem(t, c))) out.push(dangerous('changes shell start-up, login or system files'));
+  const sources = unseenSources(c);
+  if (sources !== undefined) out.push(moderate(`writes files the gate does not see, taken from ${sources.slice(0, 4).join(' ') || 'its input'}`));
   return out;
+}
+
+/**
+ * Programs that write files named only inside what they are given (ADR 0100): an archive unpacked, a patch applied,
+ * a folder copied whole. The gate sees the archive, not `.husky/pre-commit` or `package.json` inside it, so the
+ * reason names where the files come from: an answer for `tar xf a.tar` does not cover `tar xf other.tar`. The value
+ * is the extracting mode's test; the words named are every operand and input redirection.
+ */
+const UNSEEN_WRITERS: ReadonlyMap<string, (args: readonly string[]) => boolean> = new Map([
+  ['tar', (a) => /^-?[a-zA-Z]*x/.test(a[0] ?? '') || a.some((w) => w === '--extract' || w === '--get' || /^-[a-zA-Z]*x/.test(w))],
+  ['bsdtar', (a) => a.some((w) => /^-?[a-zA-Z]*x/.test(w))],
+  ['unzip', () => true], ['ditto', () => true], ['cpio', (a) => a.some((w) => /^-[a-zA-Z]*i/.test(w) || w === '--extract')],
+  ['7z', (a) => a[0] === 'x' || a[0] === 'e'], ['7za', (a) => a[0] === 'x' || a[0] === 'e'], ['7zz', (a) => a[0] === 'x' || a[0] === 'e'],
+  ['patch', () => true],
+  ['cp', (a) => a.some((w) => /^-[a-zA-Z]*[rRa]/.test(w) || w === '--recursive' || w === '--archive')],
+  ['rsync', (a) => a.some((w) => /^-[a-zA-Z]*[ra]/.test(w) || w === '--recursive' || w === '--archive')],
+]);
+
+/** The words an unseen writer takes its files from (its operands and input), or undefined for another command. */
+function unseenSources(c: CmdView): string[] | undefined {
+  const git = c.exe === 'git' ? c.args.findIndex((a) => a === 'apply' || a === 'am') : -1;
+  const test = UNSEEN_WRITERS.get(c.exe);
+  if (git < 0 && (test === undefined || !test(c.args))) return undefined;
+  const words = git >= 0 ? operands(c.args.slice(git + 1)) : operands(c.args);
+  // A copier's last operand is where it writes (named by the write rules); what it copies is the rest.
+  if (c.exe === 'cp' || c.exe === 'rsync' || c.exe === 'ditto') words.pop();
+  if (c.exe === 'tar' && /^[a-zA-Z]+$/.test(words[0] ?? '') && words[0] === c.args[0]) words.shift(); // `tar xf a.tar`'s mode
+  if (c.exe.startsWith('7z')) words.shift(); // the verb
+  for (const r of c.part.redirects) {
+    const m = /^\s*0?<\s*(\S+)/.exec(r);
+    if (m) words.push(m[1]!);
+  }
+  return words;
 }
 
 export function touchesStartupOrSystem(target: string, c: CmdView): boolean {
@@ -419,7 +454,7 @@ export const FILE_RULES: readonly Family[] = [
   { rule: rmRules, programs: ['rm'] },
   { rule: permissionRules, programs: ['chmod', 'chown', 'chgrp'] },
   { rule: diskRules, programs: [...DISK_TOOLS, ...VOLUME_REMOVERS, 'diskutil', 'zpool', 'cryptsetup', 'dd', 'shred', 'srm'], matches: FORMATTER_NAME },
-  { rule: fileChangeRules, programs: [...FILE_CHANGERS, ...COPY_TARGETS, ...FILE_WRITERS] },
+  { rule: fileChangeRules, programs: [...FILE_CHANGERS, ...COPY_TARGETS, ...FILE_WRITERS, ...UNSEEN_WRITERS.keys(), 'git'] },
   { rule: findRules, programs: ['find'] },
   { rule: fdRules, programs: ['fd', 'fdfind'] },
   // Only under xargs, and only for these programs: the family checks the wrapper itself.

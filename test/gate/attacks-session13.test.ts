@@ -193,3 +193,32 @@ describe("attack: with the sandbox off, an unasked git read ran an unpacked repo
     for (const line of ['git diff', 'git status', 'git -C src diff', 'cd src && git log -p', 'git -C sub rev-parse HEAD']) expect(decide(line, off), line).toBe('run');
   });
 });
+
+describe('attack: an answer for unpacking one archive covered unpacking any other', () => {
+  // An archive, a patch or a folder copied whole writes files the gate never sees: `tar xf other.tar` can hold
+  // `.husky/pre-commit` or `package.json`, which a shell write would have made dangerous. Every such line was "modifies
+  // files", keyed `tar *`: a session answer for `tar xf a.tar` covered `tar xf other.tar`.
+  const PAIRS: ReadonlyArray<readonly [string, string]> = [
+    ['tar xf a.tar', 'tar xf other.tar'],
+    ['tar -xzf a.tgz', 'tar -xzf other.tgz'],
+    ['unzip a.zip', 'unzip -o other.zip'],
+    ['7z x a.7z', '7z x other.7z'],
+    ['git apply a.patch', 'git apply other.patch'],
+    ['git am a.mbox', 'git am other.mbox'],
+    ['patch -p1 < a.diff', 'patch -p1 < other.diff'],
+    ['cp -r vendor/a .', 'cp -r other/. .'],
+    ['rsync -a backup/ out/', 'rsync -a other/ out/'],
+  ];
+  for (const [approved, later] of PAIRS) {
+    it(`a session answer for \`${approved}\` does not cover \`${later}\``, async () => {
+      expect(await askedAfterSessionAnswer(approved, later, PROJECT)).toEqual([later]);
+      expect(analysis(later).parts[0]!.reasons.join()).toMatch(/writes files the gate does not see, taken from .*other/);
+    });
+  }
+
+  it('the same archive again is still covered, and creating one names nothing', async () => {
+    expect(await askedAfterSessionAnswer('tar xf a.tar', 'tar xf a.tar', PROJECT)).toEqual([]);
+    expect(analysis('tar czf a.tgz src').parts[0]!.reasons.join()).not.toMatch(/does not see/);
+    expect(analysis('cp a.txt b.txt').parts[0]!.reasons.join()).not.toMatch(/does not see/);
+  });
+});

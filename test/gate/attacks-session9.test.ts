@@ -153,7 +153,8 @@ describe('attack: a session answer for a plain use covered an option whose value
   const KEPT: ReadonlyArray<readonly [string, string]> = [
     ["sed -i 's/a/b/' README.md", "sed -i 's/x/y/g' other.md"],
     ['tar -czf out.tgz src', 'tar -czf out2.tgz lib'],
-    ['rsync -avz src/ dst/', 'rsync -avz --delete lib/ out/'],
+    // The folder copied whole is named since ADR 0100: the same source is covered.
+    ['rsync -avz src/ dst/', 'rsync -avz --delete src/ out/'],
     ['git push -u origin main', 'git push -u origin dev'],
     ['curl -fsSL -o x https://a.example/x', 'curl -fsSL -o y https://a.example/y'],
     ['ssh host uptime', 'ssh -p 22 host uptime'],
