@@ -149,6 +149,7 @@ const SSH_COMMAND_SETTINGS = /^(proxycommand|localcommand|knownhostscommand|remo
 function valueOf(program: string, option: string, value: string): string | undefined {
   if (program === 'git' && option === '-c') {
     if (/^alias\./i.test(value)) return value.slice(value.indexOf('=') + 1).replace(/^!/, '');
+    if (/^submodule\.[^=]*\.update=!/i.test(value)) return value.slice(value.indexOf('=') + 2);
     return GIT_COMMAND_SETTINGS.test(value) ? value.slice(value.indexOf('=') + 1) : undefined;
   }
   if (option === '-o') return SSH_COMMAND_SETTINGS.test(value) ? value.replace(/^[A-Za-z]+[=\s]\s*/, '') : undefined;

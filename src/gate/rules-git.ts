@@ -223,7 +223,8 @@ const RUNS_PROGRAM_LAST = new Set([
   'fsmonitor', 'sshcommand', 'pager', 'editor', 'hookspath', 'askpass', 'gitproxy', 'external', 'textconv', 'command',
   'driver', 'clean', 'smudge', 'process', 'helper', 'program', 'cmd', 'uploadpack', 'receivepack', 'packobjectshook',
   'path', 'difffilter', 'templatedir', 'alternaterefscommand', 'sendmailcmd', 'tocmd', 'cccmd', 'headercmd', 'allow',
-  'browser', 'proxycommand', 'worktree',
+  // `submodule.x.update = !CMD` runs CMD on `git submodule update` (ADR 0100).
+  'browser', 'proxycommand', 'worktree', 'update',
 ]);
 
 /** Options of `git config` that take a value which is not a key (`--file F`, `--type bool`, `--default X`). */

@@ -96,6 +96,8 @@ function gitStored(args: readonly string[]): string[] {
   const lower = key.toLowerCase();
   // An alias without `!` is more git words (`git x` runs `git VALUE`); with it, a shell line.
   if (lower.startsWith('alias.')) return [value.startsWith('!') ? value.slice(1) : `git ${value}`];
+  // `submodule.x.update = !CMD`: `git submodule update` runs CMD (other values name a mode).
+  if (lower.startsWith('submodule.') && lower.endsWith('.update')) return value.startsWith('!') ? [value.slice(1)] : [];
   return GIT_COMMAND_SETTINGS.test(`${lower}=`) ? [value.replace(/^!/, '')] : [];
 }
 
