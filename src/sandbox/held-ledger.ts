@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { withFileLock, writeFileAtomic } from '../util/atomic.js';
+import { processAlive } from '../util/process-alive.js';
 import { makePlaceholders, removePlaceholders, type HeldPaths } from './protect.js';
 
 interface LedgerRun {
@@ -60,21 +61,12 @@ function readLedger(file: string): Ledger {
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * Removes the placeholders no live run holds (a wisp killed during a run left its own behind) and returns the
  * ledger without them and without the dead runs.
  */
 function sweep(ledger: Ledger, without?: string): Ledger {
-  const runs = ledger.runs.filter((r) => r.id !== without && alive(r.pid));
+  const runs = ledger.runs.filter((r) => r.id !== without && processAlive(r.pid));
   const held = new Set(runs.flatMap((r) => r.holds));
   const free = ledger.placeholders.filter((p) => !held.has(p));
   removePlaceholders(free);

@@ -9,6 +9,7 @@ import { mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from '
 import { totalmem } from 'node:os';
 import { join } from 'node:path';
 import { sleepSync } from '../util/atomic.js';
+import { processAlive } from '../util/process-alive.js';
 
 const MiB = 1024 * 1024;
 
@@ -103,21 +104,12 @@ function sweepLeftovers(dir: string): void {
   }
   for (const name of names) {
     const pid = /^wisp-run-(\d+)-[0-9a-f]+$/.exec(name)?.[1];
-    if (pid === undefined || alive(Number(pid))) continue;
+    if (pid === undefined || processAlive(Number(pid))) continue;
     try {
       rmdirSync(join(dir, name)); // refused while a process is still in it
     } catch {
       // busy or gone
     }
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -18,6 +18,7 @@ import {
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { WispError } from '../core/errors.js';
+import { processAlive } from './process-alive.js';
 
 export interface WriteAtomicOptions {
   /** Mode of the new file. @default 0o600 */
@@ -82,7 +83,7 @@ export function sweepTempFiles(dir: string, name: string, now: number = Date.now
       if (!m) continue;
       const path = join(dir, entry);
       const age = now - lstatSync(path).mtimeMs;
-      if (age > TEMP_MAX_AGE_MS || (age > TEMP_GRACE_MS && !pidAlive(Number(m[1])))) {
+      if (age > TEMP_MAX_AGE_MS || (age > TEMP_GRACE_MS && !processAlive(Number(m[1])))) {
         unlinkQuietly(path);
         removed.push(entry);
       }
@@ -246,16 +247,7 @@ function breakIfStale(lockFile: string, staleMs: number): boolean {
 function isStale(info: LockInfo, staleMs: number): boolean {
   if (Date.now() - info.mtimeMs > staleMs) return true;
   if (info.pid === undefined || info.host !== hostname()) return false; // can't check a pid on another host
-  return !pidAlive(info.pid);
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return errnoCode(err) === 'EPERM'; // exists, owned by someone else
-  }
+  return !processAlive(info.pid);
 }
 
 function readLockInfo(lockFile: string): LockInfo | undefined {

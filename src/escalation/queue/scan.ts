@@ -4,7 +4,6 @@
 // is the protocol's (protocol.ts) and the answering side's (answerer.ts).
 import * as fs from 'node:fs';
 import { join } from 'node:path';
-import { errnoCode } from '../../util/atomic.js';
 import { ANSWER_FILE, LEGACY_FILE, readRequest, REQUEST_FILE, TAKEN_FILE, TEMP_FILE, type QueueRequest } from './files.js';
 
 /** Answers of an ended request, and temp files of a writer that is gone, are removed once this old. */
@@ -20,14 +19,8 @@ export const RECORD_GRACE_MS = 10 * 60_000;
 export const EXPIRED_SWEEP_MS = 60 * 60_000;
 
 
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return errnoCode(err) !== 'ESRCH'; // EPERM: alive, just not ours to signal
-  }
-}
+import { processAlive } from '../../util/process-alive.js';
+export { processAlive };
 
 /**
  * The one staleness rule: a request is stale when its time is up or its asking process is gone (checked in that
