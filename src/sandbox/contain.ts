@@ -219,8 +219,10 @@ export function containedMounts(input: ContainPlanInput): string[] {
     // The working directory only when outside the project: it would make each call's walk a new one to reuse.
     const cacheFile = wisp && wisp !== '/' ? join(wisp, 'sandbox', 'owner-only.json') : undefined;
     const found = ownerOnlyEntries(skip, [project, ...(cwd && !isInside(cwd, project) ? [cwd] : []), ...pathDirs], cacheFile);
-    secrets.dirs.push(...found.dirs);
-    secrets.files.push(...found.files);
+    // The walk is reused for minutes, and bwrap fails on a path that is gone (another program's private temp
+    // folder): only what is still there is covered, or every unasked run would fail until the next walk.
+    secrets.dirs.push(...found.dirs.filter(present));
+    secrets.files.push(...found.files.filter(present));
   }
   for (const d of new Set(secrets.dirs)) hide(d, 4);
   for (const f of new Set([...secrets.files, ...hostSecretFiles()])) {
@@ -289,6 +291,16 @@ export function toolDirs(path: string, homes: readonly string[]): string[] {
 function isDir(path: string): boolean {
   try {
     return lstatSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Whether `path` exists (itself, not what a link names). */
+function present(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
   } catch {
     return false;
   }

@@ -105,6 +105,26 @@ describe('a contained run', () => {
     },
   );
 
+  // The walk is reused for minutes: an owner-only folder or file it found and that went away since (another
+  // program's private temp folder) made bwrap fail to cover it, and every unasked run failed with status 1 until
+  // the walk was done again. Found under load by the suite: one test file's walk listed another's 0700 folder.
+  it.runIf(process.getuid?.() === 0)('as root, still runs after an owner-only folder and file the last walk found are gone (ADR 0101)', async () => {
+    const w = world();
+    const gone = join(w.base, 'gone');
+    mkdirSync(join(gone, 'private'), { recursive: true, mode: 0o755 });
+    chmodSync(w.base, 0o755);
+    chmodSync(join(gone, 'private'), 0o700);
+    writeFileSync(join(gone, 'secret.conf'), 'S\n', { mode: 0o600 });
+    forgetOwnerOnly();
+    const first = await runCommand('echo first', w.opts());
+    expect(first.exitStatus).toBe(0);
+    rmSync(gone, { recursive: true, force: true });
+    const r = await runCommand('echo again', w.opts());
+    expect(r.stderr).toBe('');
+    expect(r.exitStatus).toBe(0);
+    expect(r.stdout).toBe('again\n');
+  });
+
   it('cannot reach a listener on 127.0.0.1', async () => {
     const w = world();
     let heard = 0;
