@@ -201,7 +201,13 @@ function supervise(argv: SandboxCommand, opts: RunOptions): Promise<Outcome> {
         stdio: argv.fd3 ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
       });
       // The seccomp filter: bwrap reads fd 3 to its end before it starts the command.
-      if (argv.fd3) (child.stdio[3] as NodeJS.WritableStream).end(argv.fd3);
+      if (argv.fd3) {
+        const filter = child.stdio[3] as NodeJS.WritableStream;
+        // A bwrap that fails before it reads the filter resets the socket (ECONNRESET, EPIPE): that error has no
+        // listener otherwise and would end wisp; the run's own status and stderr already say what failed.
+        filter.on('error', () => {});
+        filter.end(argv.fd3);
+      }
     } catch (err) {
       const error = (err as Error).message;
       settle({ exitStatus: null, timedOut: false, truncated: false, stdout: '', stderr: '', error });
